@@ -1,0 +1,120 @@
+"""Rules engine for the Italian three-player card games Calabrasella and Calabresella.
+
+An immutable, functional core: ``apply(state, action)`` returns a new state,
+chance is explicit and seedable, rulesets are values, and each seat gets a
+view that never shows it a card it may not know.
+
+Example:
+    >>> import random
+    >>> import calabrasella as cb
+    >>> rng = random.Random(1)
+    >>> state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    >>> while not state.is_over:
+    ...     view = state.view(state.to_move)
+    ...     state = cb.apply(state, rng.choice(view.legal_actions))
+    >>> sum(state.result.payments)
+    0
+"""
+
+from .actions import (
+    Action,
+    Bid,
+    Call,
+    Contract,
+    Discard,
+    Done,
+    Draw,
+    GiveBack,
+    Modifier,
+    Pass,
+    Play,
+    Raise,
+    Take,
+)
+from .cards import DECK, Card, CardSet, Rank, Suit
+from .engine import (
+    apply,
+    chance_outcomes,
+    check,
+    deal_from,
+    is_legal,
+    legal_actions,
+    new_deal,
+    sample_chance,
+    shuffled_deal,
+)
+from .errors import (
+    CalabrasellaError,
+    IllegalActionError,
+    NotationError,
+    RecordError,
+    RulesetError,
+)
+from .rulesets import (
+    CALABRESELLA,
+    CAVENDISH,
+    Calabresella,
+    Cavendish,
+    Ruleset,
+    find_ruleset,
+    register_ruleset,
+    ruleset_names,
+)
+from .scoring import Bonus, Result, Side, Tally
+from .state import Deal, Phase, State
+from .views import Hidden, View, view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CALABRESELLA",
+    "CAVENDISH",
+    "DECK",
+    "Action",
+    "Bid",
+    "Bonus",
+    "Calabresella",
+    "CalabrasellaError",
+    "Call",
+    "Card",
+    "CardSet",
+    "Cavendish",
+    "Contract",
+    "Deal",
+    "Discard",
+    "Done",
+    "Draw",
+    "GiveBack",
+    "Hidden",
+    "IllegalActionError",
+    "Modifier",
+    "NotationError",
+    "Pass",
+    "Phase",
+    "Play",
+    "Raise",
+    "Rank",
+    "RecordError",
+    "Result",
+    "Ruleset",
+    "RulesetError",
+    "Side",
+    "State",
+    "Suit",
+    "Take",
+    "Tally",
+    "View",
+    "apply",
+    "chance_outcomes",
+    "check",
+    "deal_from",
+    "find_ruleset",
+    "is_legal",
+    "legal_actions",
+    "new_deal",
+    "register_ruleset",
+    "ruleset_names",
+    "sample_chance",
+    "shuffled_deal",
+    "view",
+]

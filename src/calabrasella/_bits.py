@@ -1,0 +1,44 @@
+"""Private tables over card indices and 40-bit card masks.
+
+A card is an int ``suit * 10 + position`` where position 0..9 runs through
+the ranks from the highest (3) to the lowest (4). Within a suit a lower index
+is a stronger card, so the winner of a trick is the lowest index of the suit
+led. A set of cards is an int mask with bit ``index`` set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+N_CARDS = 40
+FULL = (1 << N_CARDS) - 1
+
+#: Units of each card position, strongest first: 3 2 A K Q J 7 6 5 4.
+POSITION_UNITS = (1, 1, 3, 1, 1, 1, 0, 0, 0, 0)
+UNITS = POSITION_UNITS * 4
+SUIT_MASKS = tuple(0x3FF << (10 * s) for s in range(4))
+SUIT_OF = tuple(i // 10 for i in range(N_CARDS))
+
+#: Units of every 10-bit within-suit mask.
+_SUIT_UNITS = tuple(
+    sum(POSITION_UNITS[p] for p in range(10) if m >> p & 1) for m in range(1024)
+)
+
+
+def units(mask: int) -> int:
+    """Return the card units in ``mask``."""
+    t = _SUIT_UNITS
+    return t[mask & 1023] + t[mask >> 10 & 1023] + t[mask >> 20 & 1023] + t[mask >> 30 & 1023]
+
+
+def indices(mask: int) -> Iterator[int]:
+    """Yield the card indices in ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def index_list(mask: int) -> list[int]:
+    """Return the card indices in ``mask`` as a list, lowest first."""
+    return list(indices(mask))

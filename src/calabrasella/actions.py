@@ -1,0 +1,209 @@
+"""Actions: the small frozen values a player (or chance) hands to :func:`apply`.
+
+Every decision is one action, and a choice of several cards is made one card
+at a time (a discard of three is three :class:`Discard` actions), so the list
+of legal actions stays short. Where the number of cards is free, :class:`Done`
+ends the choice.
+
+Actions compare by value; the engine also keeps one shared instance of each
+card action (see :func:`play_of` and friends), so a bot loop allocates little.
+
+========================  ==================================================
+Action                    Meaning
+========================  ==================================================
+``Pass()``                pass in the auction; decline to raise a solissimo
+``Bid(contract)``         stand (Cavendish) or bid chiamo / solo / solissimo
+``Call(card)``            ask for (Cavendish) or call (chiamo) a card
+``GiveBack(card)``        the card the declarer returns to the seat that gave
+``Discard(card)``         lay one card face down into the stock
+``Take(card)``            take one card from the exposed stock or monte
+``Done()``                stop discarding or taking where the number is free
+``Raise(modifier)``       solissimo's dividete or scegliete
+``Draw(cards)``           chance: the monte cards an adversary draws unseen
+``Play(card)``            play a card to the trick
+========================  ==================================================
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Union
+
+import attrs
+
+from .cards import DECK, Card, CardSet
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Call",
+    "Contract",
+    "Discard",
+    "Done",
+    "Draw",
+    "GiveBack",
+    "Modifier",
+    "Pass",
+    "Play",
+    "Raise",
+    "Take",
+]
+
+
+class Contract(enum.Enum):
+    """What the declarer undertakes: the bids of both games.
+
+    Cavendish's Calabrasella has one bid, ``STAND`` ("I play"). Calabresella
+    has ``CHIAMO`` < ``SOLO`` < ``SOLISSIMO``.
+    """
+
+    STAND = "stand"
+    CHIAMO = "chiamo"
+    SOLO = "solo"
+    SOLISSIMO = "solissimo"
+
+    @property
+    def level(self) -> int:
+        """The bid's height: a bid must be higher than every earlier one."""
+        return _LEVELS[self]
+
+
+_LEVELS = {Contract.STAND: 1, Contract.CHIAMO: 1, Contract.SOLO: 2, Contract.SOLISSIMO: 3}
+
+
+class Modifier(enum.Enum):
+    """A solissimo declarer's raise: ``DIVIDETE`` (x8 stake) or ``SCEGLIETE`` (x16)."""
+
+    DIVIDETE = "dividete"
+    SCEGLIETE = "scegliete"
+
+
+def _card_field() -> Card:
+    return attrs.field(validator=attrs.validators.instance_of(Card))  # type: ignore[no-any-return]
+
+
+@attrs.frozen
+class Pass:
+    """Pass in the auction, or decline to raise after a solissimo."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@attrs.frozen
+class Done:
+    """End a discard or a take whose number of cards is free."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@attrs.frozen
+class Bid:
+    """Bid a contract (``Contract.STAND`` is Cavendish's "I play").
+
+    Example:
+        >>> Bid(Contract.SOLO)
+        Bid(contract=<Contract.SOLO: 'solo'>)
+    """
+
+    contract: Contract = attrs.field(validator=attrs.validators.instance_of(Contract))
+
+    def __str__(self) -> str:
+        return self.contract.value
+
+
+@attrs.frozen
+class Raise:
+    """Raise a solissimo with dividete or scegliete."""
+
+    modifier: Modifier = attrs.field(validator=attrs.validators.instance_of(Modifier))
+
+    def __str__(self) -> str:
+        return self.modifier.value
+
+
+@attrs.frozen
+class Call:
+    """Ask for a card (Cavendish: a 3, or a 2) or call one (chiamo)."""
+
+    card: Card = _card_field()
+
+    def __str__(self) -> str:
+        return f"call {self.card}"
+
+
+@attrs.frozen
+class GiveBack:
+    """Return one card to the seat that gave the called card."""
+
+    card: Card = _card_field()
+
+    def __str__(self) -> str:
+        return f"give back {self.card}"
+
+
+@attrs.frozen
+class Discard:
+    """Lay one card face down into the stock (monte)."""
+
+    card: Card = _card_field()
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@attrs.frozen
+class Take:
+    """Take one card from the exposed stock (monte)."""
+
+    card: Card = _card_field()
+
+    def __str__(self) -> str:
+        return f"take {self.card}"
+
+
+@attrs.frozen
+class Play:
+    """Play a card to the current trick.
+
+    Example:
+        >>> Play(Card.parse("Ad")) == play_of(Card.parse("Ad"))
+        True
+    """
+
+    card: Card = _card_field()
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@attrs.frozen
+class Draw:
+    """Chance: the cards an adversary draws unseen from the monte (dividete)."""
+
+    cards: CardSet = attrs.field(validator=attrs.validators.instance_of(CardSet))
+
+    def __str__(self) -> str:
+        return f"draw {self.cards}"
+
+
+Action = Union[Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw]
+"""Any action."""
+
+ACTION_TYPES: tuple[type, ...] = (Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw)
+
+PASS = Pass()
+DONE = Done()
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
+TAKES: tuple[Take, ...] = tuple(Take(c) for c in DECK)
+CALLS: tuple[Call, ...] = tuple(Call(c) for c in DECK)
+GIVE_BACKS: tuple[GiveBack, ...] = tuple(GiveBack(c) for c in DECK)
+BIDS: dict[Contract, Bid] = {c: Bid(c) for c in Contract}
+RAISES: dict[Modifier, Raise] = {m: Raise(m) for m in Modifier}
+
+
+def play_of(card: Card) -> Play:
+    """Return the shared :class:`Play` action for ``card``."""
+    return PLAYS[card.index]

@@ -1,0 +1,530 @@
+"""Cards, suits, ranks, their notation, and sets of cards.
+
+The pack has 40 cards: four suits of ten ranks, ranking high to low
+``3 2 A K Q J 7 6 5 4``. Suits are equal (there are no trumps).
+
+The library names suits after the Italian pack (coins, cups, swords, batons)
+and writes them with the letters of the French pack used in their place:
+coins ``d`` (diamonds, ♦), cups ``h`` (hearts, ♥), swords ``s`` (spades, ♠),
+batons ``c`` (clubs, ♣). No source fixes that mapping; it is display only.
+Courts: K = re (king), Q = cavallo (knight, or donna), J = fante (knave).
+
+A card's canonical code is its rank then its suit letter: ``"Ad"``, ``"3s"``.
+:meth:`Card.parse` also reads Unicode suit symbols (``"A♦"``) and English,
+Italian and Spanish names (``"ace of coins"``, ``"asso di denari"``,
+``"as de oros"``, ``"A-coins"``).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any, Union
+
+import attrs
+from typing_extensions import Self
+
+from . import _bits
+from .errors import NotationError
+
+__all__ = ["Card", "CardSet", "Rank", "Suit", "DECK"]
+
+
+class Suit(enum.IntEnum):
+    """A suit; the value is the suit's place in the canonical card order.
+
+    Example:
+        >>> Suit.COINS.letter, Suit.COINS.symbol, Suit.COINS.italian
+        ('d', '♦', 'denari')
+    """
+
+    COINS = 0
+    CUPS = 1
+    SWORDS = 2
+    BATONS = 3
+
+    @property
+    def letter(self) -> str:
+        """The suit's letter in card codes (French pack: d h s c)."""
+        return _SUIT_LETTERS[self]
+
+    @property
+    def symbol(self) -> str:
+        """The French-pack Unicode symbol standing for the suit."""
+        return _SUIT_SYMBOLS[self]
+
+    @property
+    def italian(self) -> str:
+        """The suit's Italian name (denari, coppe, spade, bastoni)."""
+        return _SUIT_ITALIAN[self]
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Read a suit from a letter, a symbol, or an English, Italian or Spanish name.
+
+        Raises:
+            NotationError: ``text`` names no suit.
+
+        Example:
+            >>> Suit.parse("bastoni"), Suit.parse("♠"), Suit.parse("hearts")
+            (<Suit.BATONS: 3>, <Suit.SWORDS: 2>, <Suit.CUPS: 1>)
+        """
+        if isinstance(text, str):
+            suit = _SUIT_WORDS.get(text.strip().lower())
+            if suit is not None:
+                return suit
+        raise NotationError(f"not a suit: {text!r}")
+
+
+class Rank(enum.IntEnum):
+    """A rank; the value is its strength (a higher value wins the trick).
+
+    Example:
+        >>> Rank.THREE > Rank.ACE > Rank.KING > Rank.FOUR
+        True
+        >>> Rank.ACE.units, Rank.KING.units, Rank.SEVEN.units
+        (3, 1, 0)
+    """
+
+    FOUR = 0
+    FIVE = 1
+    SIX = 2
+    SEVEN = 3
+    JACK = 4
+    QUEEN = 5
+    KING = 6
+    ACE = 7
+    TWO = 8
+    THREE = 9
+
+    @property
+    def char(self) -> str:
+        """The rank's character in card codes."""
+        return _RANK_CHARS[9 - self]
+
+    @property
+    def units(self) -> int:
+        """Card points of the rank in thirds: ace 3; 3, 2, K, Q, J 1; others 0."""
+        return _bits.POSITION_UNITS[9 - self]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        """Read a rank from its character or an English, Italian or Spanish name.
+
+        Raises:
+            NotationError: ``text`` names no rank of the 40-card pack.
+
+        Example:
+            >>> Rank.parse("cavallo"), Rank.parse("A"), Rank.parse("3")
+            (<Rank.QUEEN: 5>, <Rank.ACE: 7>, <Rank.THREE: 9>)
+        """
+        if isinstance(text, str):
+            rank = _RANK_WORDS.get(text.strip().lower())
+            if rank is not None:
+                return rank
+        raise NotationError(f"not a rank: {text!r}")
+
+
+_SUIT_LETTERS = "dhsc"
+_SUIT_SYMBOLS = "♦♥♠♣"
+_SUIT_ITALIAN = ("denari", "coppe", "spade", "bastoni")
+_SUIT_ENGLISH = ("coins", "cups", "swords", "batons")
+_RANK_CHARS = "32AKQJ7654"  # strongest first: position order
+_RANK_ENGLISH = ("three", "two", "ace", "king", "queen", "jack", "seven", "six", "five", "four")
+_RANK_ITALIAN = ("tre", "due", "asso", "re", "cavallo", "fante", "sette", "sei", "cinque", "quattro")
+
+_SUIT_WORDS: dict[str, Suit] = {}
+for _suit, _words in zip(
+    Suit,
+    (
+        "d ♦ ♢ coins coin denari denaro oros oro diamonds diamond",
+        "h ♥ ♡ cups cup coppe coppa copas copa hearts heart",
+        "s ♠ ♤ swords sword spade spada espadas espada spades",
+        "c b ♣ ♧ batons baton bastoni bastone bastos basto clubs club",
+    ),
+):
+    for _word in _words.split():
+        _SUIT_WORDS[_word] = _suit
+
+_RANK_WORDS: dict[str, Rank] = {}
+for _pos, _words in enumerate(
+    (
+        "3 three tre tres",
+        "2 two due dos deuce",
+        "a ace asso as one 1",
+        "k king re rey r",
+        "q queen cavallo caballo donna knight horse c",
+        "j jack fante sota knave f",
+        "7 seven sette siete",
+        "6 six sei seis",
+        "5 five cinque cinco",
+        "4 four quattro cuatro",
+    )
+):
+    for _word in _words.split():
+        _RANK_WORDS[_word] = Rank(9 - _pos)
+
+_NAME_SPLIT = re.compile(r"[\s_\-]+")
+_FILLER = frozenset({"of", "di", "de", "del", "della", "dei", "delle"})
+
+
+def _suit_validator(instance: object, attribute: object, value: object) -> None:
+    if not isinstance(value, Suit):
+        raise NotationError(f"not a suit: {value!r} (use Suit.COINS and so on)")
+
+
+def _rank_validator(instance: object, attribute: object, value: object) -> None:
+    if not isinstance(value, Rank):
+        raise NotationError(f"not a rank: {value!r} (use Rank.ACE and so on)")
+
+
+@attrs.frozen(eq=False, repr=False)
+class Card:
+    """A playing card of the 40-card pack: an immutable value.
+
+    Construct one from its suit and rank, or parse its notation. The 40 cards
+    exist once each in :data:`DECK`; equal cards compare and hash equal.
+    Cards order in the canonical order (suit by suit, coins first, the
+    strongest rank first), which is display order, not trick strength.
+
+    Attributes:
+        suit: The card's suit.
+        rank: The card's rank.
+        index: The card's number 0..39, ``suit * 10 + position`` with
+            position 0 for the 3 and 9 for the 4.
+
+    Example:
+        >>> card = Card(Suit.COINS, Rank.ACE)
+        >>> card, str(card), card.units
+        (Card.parse('Ad'), 'Ad', 3)
+        >>> Card.parse("asso di denari") == Card.parse("A♦") == card
+        True
+    """
+
+    suit: Suit = attrs.field(validator=_suit_validator)
+    rank: Rank = attrs.field(validator=_rank_validator)
+    index: int = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit * 10 + 9 - self.rank)
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """Return the card numbered ``index`` (0..39).
+
+        Raises:
+            NotationError: ``index`` is not an int in 0..39.
+
+        Example:
+            >>> Card.from_index(0), Card.from_index(39)
+            (Card.parse('3d'), Card.parse('4c'))
+        """
+        if type(index) is int and 0 <= index < 40:
+            return DECK[index]
+        raise NotationError(f"not a card index: {index!r} (expected an int 0..39)")
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read a card from its code, a code with a suit symbol, or its name.
+
+        Accepted: ``"Ad"``, ``"ad"``, ``"A♦"``, ``"ace of coins"``,
+        ``"asso di denari"``, ``"as de oros"``, ``"A-coins"``,
+        ``"ace of diamonds"``; case and spacing do not matter.
+
+        Raises:
+            NotationError: ``text`` names no card of the 40-card pack.
+
+        Example:
+            >>> Card.parse("re di bastoni"), Card.parse("3-cups"), Card.parse("7♠")
+            (Card.parse('Kc'), Card.parse('3h'), Card.parse('7s'))
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"not a card: {text!r} (expected a string such as 'Ad')")
+        card = _PARSE_CACHE.get(text)
+        if card is not None:
+            return card
+        return _parse_card(text)
+
+    @property
+    def units(self) -> int:
+        """The card's points in thirds (ace 3; 3, 2, K, Q, J 1; 7 6 5 4 0)."""
+        return _bits.UNITS[self.index]
+
+    @property
+    def code(self) -> str:
+        """The canonical short code, such as ``'Ad'``."""
+        return self.rank.char + self.suit.letter
+
+    @property
+    def symbol(self) -> str:
+        """The code with a Unicode suit symbol, such as ``'A♦'``."""
+        return self.rank.char + self.suit.symbol
+
+    @property
+    def name(self) -> str:
+        """The English name, such as ``'ace of coins'``."""
+        return f"{_RANK_ENGLISH[9 - self.rank]} of {_SUIT_ENGLISH[self.suit]}"
+
+    @property
+    def italian(self) -> str:
+        """The Italian name, such as ``'asso di denari'``."""
+        return f"{_RANK_ITALIAN[9 - self.rank]} di {_SUIT_ITALIAN[self.suit]}"
+
+    def beats(self, other: Card) -> bool:
+        """Tell whether this card wins a trick against ``other`` led before it.
+
+        It wins only when it is of the same suit and ranks higher.
+
+        Example:
+            >>> Card.parse("3s").beats(Card.parse("As")), Card.parse("3s").beats(Card.parse("4d"))
+            (True, False)
+        """
+        return self.suit == other.suit and self.rank > other.rank
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if other.__class__ is Card:
+            return self.index != other.index  # type: ignore[attr-defined, no-any-return]
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if other.__class__ is Card:
+            return self.index >= other.index
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self.code!r})"
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Card.from_index, (self.index,))
+
+
+#: The 40 cards in canonical order; ``DECK[i].index == i``.
+DECK: tuple[Card, ...] = tuple(Card(Suit(i // 10), Rank(9 - i % 10)) for i in range(40))
+
+_PARSE_CACHE: dict[str, Card] = {}
+for _card in DECK:
+    for _text in (_card.code, _card.code.upper(), _card.code.lower(), _card.symbol):
+        _PARSE_CACHE[_text] = _card
+
+
+def _parse_card(text: str) -> Card:
+    raw = text.strip().lower()
+    words = [w for w in _NAME_SPLIT.split(raw) if w and w not in _FILLER]
+    if len(words) == 1 and len(words[0]) >= 2:
+        # a code: rank characters then a suit letter or symbol
+        word = words[0]
+        words = [word[:-1], word[-1]]
+    if len(words) == 2:
+        rank = _RANK_WORDS.get(words[0])
+        suit = _SUIT_WORDS.get(words[1])
+        if rank is not None and suit is not None:
+            return DECK[suit * 10 + 9 - rank]
+        if rank is None and words[0] not in _SUIT_WORDS:
+            raise NotationError(
+                f"not a card: {text!r} (no rank {words[0]!r} in a 40-card pack)"
+            )
+        if suit is None and rank is not None:
+            raise NotationError(f"not a card: {text!r} (no suit {words[1]!r})")
+    raise NotationError(f"not a card: {text!r} (write a card as 'Ad', 'A♦' or 'ace of coins')")
+
+
+CardLike = Union[Card, str]
+
+
+def _to_index(card: object) -> int:
+    if card.__class__ is Card:
+        return card.index  # type: ignore[attr-defined, no-any-return]
+    if isinstance(card, str):
+        return Card.parse(card).index
+    raise NotationError(f"not a card: {card!r}")
+
+
+def _mask_validator(instance: object, attribute: object, value: object) -> None:
+    if type(value) is not int or value < 0 or value > _bits.FULL:
+        raise NotationError(f"not a 40-bit card mask: {value!r}")
+
+
+@attrs.frozen(repr=False)
+class CardSet:
+    """An immutable set of cards that iterates in canonical order.
+
+    It is backed by a 40-bit int mask (bit ``card.index``) and supports the
+    usual set operations with other card sets. Build one from cards or card
+    codes, or parse a space- or comma-separated list.
+
+    Attributes:
+        mask: The set as an int, bit ``i`` for ``DECK[i]``.
+
+    Example:
+        >>> hand = CardSet.parse("Kc 3s Ad As")
+        >>> hand
+        CardSet.parse('Ad 3s As Kc')
+        >>> len(hand), Card.parse("3s") in hand, hand.units
+        (4, True, 8)
+        >>> hand - CardSet.parse("As") == CardSet.parse("Ad 3s Kc")
+        True
+        >>> [c.code for c in hand.suit(Suit.SWORDS)]
+        ['3s', 'As']
+    """
+
+    mask: int = attrs.field(default=0, validator=_mask_validator)
+
+    @classmethod
+    def of(cls, cards: Iterable[CardLike]) -> CardSet:
+        """Return the set of ``cards`` (cards or card notation).
+
+        Raises:
+            NotationError: An item is not a card.
+
+        Example:
+            >>> CardSet.of(["Ad", Card.parse("3s")])
+            CardSet.parse('Ad 3s')
+        """
+        if isinstance(cards, str):
+            return cls.parse(cards)
+        mask = 0
+        for card in cards:
+            mask |= 1 << _to_index(card)
+        return cls(mask)
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """Read a set of cards from codes or names separated by spaces or commas.
+
+        With names (``"ace of coins"``) separate the cards by commas.
+
+        Raises:
+            NotationError: A part names no card.
+
+        Example:
+            >>> CardSet.parse("Ad, 3s") == CardSet.parse("ace of coins, tre di spade")
+            True
+            >>> CardSet.parse("")
+            CardSet.parse('')
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"not a list of cards: {text!r}")
+        parts = text.split(",") if "," in text else text.split()
+        mask = 0
+        for part in parts:
+            if part.strip():
+                mask |= 1 << Card.parse(part).index
+        return cls(mask)
+
+    @classmethod
+    def all(cls) -> CardSet:
+        """Return the whole 40-card pack."""
+        return cls(_bits.FULL)
+
+    @property
+    def units(self) -> int:
+        """The card points of the set in thirds."""
+        return _bits.units(self.mask)
+
+    def suit(self, suit: Suit) -> CardSet:
+        """Return the cards of ``suit`` in this set."""
+        return CardSet(self.mask & _bits.SUIT_MASKS[suit])
+
+    def __contains__(self, card: object) -> bool:
+        if card.__class__ is Card:
+            return bool(self.mask >> card.index & 1)  # type: ignore[attr-defined]
+        return False
+
+    def __iter__(self) -> Iterator[Card]:
+        deck = DECK
+        for i in _bits.indices(self.mask):
+            yield deck[i]
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __or__(self, other: CardSet) -> CardSet:
+        if isinstance(other, CardSet):
+            return CardSet(self.mask | other.mask)
+        return NotImplemented
+
+    def __and__(self, other: CardSet) -> CardSet:
+        if isinstance(other, CardSet):
+            return CardSet(self.mask & other.mask)
+        return NotImplemented
+
+    def __sub__(self, other: CardSet) -> CardSet:
+        if isinstance(other, CardSet):
+            return CardSet(self.mask & ~other.mask)
+        return NotImplemented
+
+    def __xor__(self, other: CardSet) -> CardSet:
+        if isinstance(other, CardSet):
+            return CardSet(self.mask ^ other.mask)
+        return NotImplemented
+
+    def __le__(self, other: CardSet) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask & ~other.mask == 0
+        return NotImplemented
+
+    def __ge__(self, other: CardSet) -> bool:
+        if isinstance(other, CardSet):
+            return other.mask & ~self.mask == 0
+        return NotImplemented
+
+    def __lt__(self, other: CardSet) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask != other.mask and self.mask & ~other.mask == 0
+        return NotImplemented
+
+    def __gt__(self, other: CardSet) -> bool:
+        if isinstance(other, CardSet):
+            return self.mask != other.mask and other.mask & ~self.mask == 0
+        return NotImplemented
+
+    def isdisjoint(self, other: CardSet) -> bool:
+        """Tell whether the two sets share no card."""
+        return self.mask & other.mask == 0
+
+    def __repr__(self) -> str:
+        return f"CardSet.parse({str(self)!r})"
+
+    def __str__(self) -> str:
+        return " ".join(card.code for card in self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CardSet, (self.mask,))
+
+    def to_codes(self) -> list[str]:
+        """Return the card codes in canonical order (for JSON)."""
+        return [card.code for card in self]
+
+    def with_card(self, card: Card) -> Self:
+        """Return the set with ``card`` added."""
+        return type(self)(self.mask | 1 << card.index)

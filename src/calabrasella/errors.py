@@ -1,0 +1,68 @@
+"""The library's exceptions.
+
+Every error the library raises on purpose derives from
+:class:`CalabrasellaError`. The ones caused by bad input also derive from
+:class:`ValueError`, so code that already catches ``ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "CalabrasellaError",
+    "IllegalActionError",
+    "NotationError",
+    "RecordError",
+    "RulesetError",
+]
+
+
+class CalabrasellaError(Exception):
+    """Base class of every error this library raises on purpose."""
+
+
+class IllegalActionError(CalabrasellaError, ValueError):
+    """An action that is not legal in the state it was applied to.
+
+    The state it was applied to is left unchanged (states are immutable).
+
+    Attributes:
+        action: The offending action (or whatever object was passed).
+        reason: Why it is illegal, in words.
+
+    Example:
+        >>> err = IllegalActionError("Ad", "the deal is over")
+        >>> str(err)
+        "illegal action 'Ad': the deal is over"
+        >>> isinstance(err, ValueError)
+        True
+    """
+
+    def __init__(self, action: Any, reason: str) -> None:
+        self.action = action
+        self.reason = reason
+        super().__init__(f"illegal action {action!r}: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.action, self.reason))
+
+
+class NotationError(CalabrasellaError, ValueError):
+    """Text that does not name a card, a suit, a rank or a set of cards.
+
+    Example:
+        >>> from calabrasella import Card
+        >>> Card.parse("10h")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.NotationError: not a card: '10h' (no rank '10' in a 40-card pack)
+    """
+
+
+class RulesetError(CalabrasellaError, ValueError):
+    """An unknown ruleset name or an invalid ruleset option."""
+
+
+class RecordError(CalabrasellaError, ValueError):
+    """A malformed game record, deal description or replay that does not fit."""

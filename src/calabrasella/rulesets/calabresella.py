@@ -1,0 +1,210 @@
+"""Calabresella, or Terziglio (RULES.md, Ruleset 2)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import attrs
+
+from ..actions import Contract, Modifier
+from ..cards import CardSet
+from ..errors import RulesetError
+from ..scoring import Bonus, Result, Side, Tally, settle
+from .base import (
+    CallStep,
+    Calls,
+    DiscardStep,
+    DrawStep,
+    ExposeStep,
+    GiveBackStep,
+    RaiseStep,
+    Role,
+    Ruleset,
+    Step,
+    TakeStep,
+    choice,
+    flag,
+)
+from .cavendish import threes_then_twos
+
+__all__ = ["Calabresella", "CALABRESELLA", "STAKES"]
+
+#: The stake of each contract, and of solissimo raised.
+STAKES: dict[Contract | Modifier, int] = {
+    Contract.CHIAMO: 1,
+    Contract.SOLO: 2,
+    Contract.SOLISSIMO: 4,
+    Modifier.DIVIDETE: 8,
+    Modifier.SCEGLIETE: 16,
+}
+_BIDS = (Contract.CHIAMO, Contract.SOLO, Contract.SOLISSIMO)
+_WIN_UNITS = 18
+
+
+def _stramazzo_validator(instance: object, attribute: object, value: object) -> None:
+    if value not in (1, 3) or type(value) is not int:
+        raise RulesetError(f"stramazzo_below={value!r}: expected 3 (less than a point) or 1 (none)")
+
+
+@attrs.frozen(kw_only=True)
+class Calabresella(Ruleset):
+    """Calabresella (Terziglio): chiamo, solo, solissimo; preset :data:`CALABRESELLA`.
+
+    Attributes:
+        auction: ``"single_round"`` (default): each seat speaks once, each
+            bid higher than the last; ``"until_two_pass"``: bidding goes
+            round, a passed seat is out, it ends when two have passed.
+            Either way a solissimo ends it at once.
+        callable: ``"any_unheld"`` (default): chiamo calls any card not
+            held; ``"threes_then_twos"``: a 3, or a 2 holding all 3s.
+        give_back: ``"face_up"`` (default) or ``"face_down"``: how the card
+            returned to the seat that gave the called card travels.
+        solo_monte_exposed: Whether solo turns the monte face up before
+            taking it (default ``True``).
+        first_lead: ``"declarer"`` (default) or ``"eldest_except_solissimo"``.
+        stramazzo_below: Stramazzo when the losing side's tricks hold fewer
+            card units than this: 3 (default, less than a point) or 1 (none).
+        players: 3, or 4 with the dealer sitting out.
+        packet: Cards per packet in the deal.
+        dealer_shares: With four at the table, whether the sitting-out dealer
+            shares the adversaries' fortunes (default ``False``).
+
+    Example:
+        >>> Calabresella(auction="until_two_pass", stramazzo_below=1).stramazzo_below
+        1
+    """
+
+    name: ClassVar[str] = "calabresella"
+    version: ClassVar[int] = 1
+
+    auction: Literal["single_round", "until_two_pass"] = attrs.field(
+        default="single_round", validator=choice("single_round", "until_two_pass")
+    )
+    callable: Literal["any_unheld", "threes_then_twos"] = attrs.field(
+        default="any_unheld", validator=choice("any_unheld", "threes_then_twos")
+    )
+    give_back: Literal["face_up", "face_down"] = attrs.field(
+        default="face_up", validator=choice("face_up", "face_down")
+    )
+    solo_monte_exposed: bool = attrs.field(default=True, validator=flag)
+    first_lead: Literal["declarer", "eldest_except_solissimo"] = attrs.field(
+        default="declarer", validator=choice("declarer", "eldest_except_solissimo")
+    )
+    stramazzo_below: int = attrs.field(default=3, validator=_stramazzo_validator)
+
+    def bidding_turn(
+        self, order: tuple[int, ...], calls: Calls
+    ) -> tuple[int, tuple[Contract, ...]] | None:
+        """Whoever speaks next must bid higher than every earlier bid, or pass."""
+        high = max((bid.level for _, bid in calls if bid is not None), default=0)
+        if high == Contract.SOLISSIMO.level:
+            return None
+        allowed = tuple(c for c in _BIDS if c.level > high)
+        if self.auction == "single_round":
+            return None if len(calls) == 3 else (order[len(calls)], allowed)
+        passed = {seat for seat, bid in calls if bid is None}
+        if len(passed) == 3 or (len(passed) == 2 and high):
+            return None
+        k = 0 if not calls else order.index(calls[-1][0]) + 1
+        while order[k % 3] in passed:
+            k += 1
+        return order[k % 3], allowed
+
+    def exchange_plan(self, contract: Contract) -> tuple[Step, ...]:
+        """Chiamo: call, expose, take, give back, discard four; solo: expose, take,
+        discard four; solissimo: only the chance to raise."""
+        if contract is Contract.CHIAMO:
+            return (
+                CallStep(),
+                ExposeStep(),
+                TakeStep(Role.DECLARER, "all"),
+                GiveBackStep(face_up=self.give_back == "face_up"),
+                DiscardStep(Role.DECLARER, 4, 4),
+            )
+        if contract is Contract.SOLO:
+            expose: tuple[Step, ...] = (ExposeStep(),) if self.solo_monte_exposed else ()
+            return (*expose, TakeStep(Role.DECLARER, "all"), DiscardStep(Role.DECLARER, 4, 4))
+        if contract is Contract.SOLISSIMO:
+            return (RaiseStep((Modifier.DIVIDETE, Modifier.SCEGLIETE)),)
+        raise RulesetError(f"calabresella has no contract {contract.value!r}")
+
+    def raise_plan(self, modifier: Modifier) -> tuple[Step, ...]:
+        """Dividete: each adversary draws two unseen, then each discards two.
+        Scegliete: the monte face up, each adversary takes any, then discards as many."""
+        if modifier is Modifier.DIVIDETE:
+            return (
+                DrawStep(Role.FIRST, 2),
+                DrawStep(Role.SECOND, 2),
+                DiscardStep(Role.FIRST, 2, 2),
+                DiscardStep(Role.SECOND, 2, 2),
+            )
+        return (
+            ExposeStep(),
+            TakeStep(Role.FIRST, "any"),
+            TakeStep(Role.SECOND, "any"),
+            DiscardStep(Role.FIRST, as_taken=True),
+            DiscardStep(Role.SECOND, as_taken=True),
+        )
+
+    def callable_cards(self, hand: CardSet, contract: Contract) -> CardSet:
+        """Any card not held, or (option) a 3, else a 2."""
+        if self.callable == "threes_then_twos":
+            return threes_then_twos(hand)
+        return CardSet.all() - hand
+
+    def first_leader(
+        self,
+        *,
+        order: tuple[int, ...],
+        declarer: int,
+        contract: Contract,
+        modifier: Modifier | None,
+    ) -> int:
+        """The declarer; or the eldest hand except after a solissimo (option ``first_lead``)."""
+        if self.first_lead == "declarer" or contract is Contract.SOLISSIMO:
+            return declarer
+        return order[0]
+
+    def score(self, tally: Tally) -> Result:
+        """The stake, x2 for cappotto, x3 for stramazzo, from or to each adversary."""
+        du, au = tally.declarer_units, tally.adversary_units
+        won = du >= _WIN_UNITS
+        base = STAKES[tally.modifier or tally.contract]
+        multiplier, bonus = 1, None
+        notes = [f"declarer {du} units ({du // 3} points), adversaries {au} ({au // 3})"]
+        if tally.declarer_tricks == 0 or tally.adversary_tricks == 0:
+            multiplier, bonus = 2, Bonus.CAPPOTTO
+            who = "the declarer" if tally.adversary_tricks == 0 else "the adversaries"
+            notes.append(f"cappotto: {who} took every trick (x2)")
+        else:
+            losers = tally.adversary_card_units if won else tally.declarer_card_units
+            if losers < self.stramazzo_below:
+                multiplier, bonus = 3, Bonus.STRAMAZZO
+                who = "the adversaries" if won else "the declarer"
+                notes.append(
+                    f"stramazzo: {who} took a trick but only {losers} card units, "
+                    f"fewer than {self.stramazzo_below} (x3)"
+                )
+        value = base * multiplier
+        notes.append(f"the declarer {'wins' if won else 'loses'} {value} {'from' if won else 'to'} each")
+        return Result(
+            void=False,
+            declarer=tally.declarer,
+            contract=tally.contract,
+            modifier=tally.modifier,
+            declarer_units=du,
+            adversary_units=au,
+            declarer_tricks=tally.declarer_tricks,
+            adversary_tricks=tally.adversary_tricks,
+            winner=Side.DECLARER if won else Side.ADVERSARIES,
+            base=base,
+            multiplier=multiplier,
+            bonus=bonus,
+            value=value,
+            payments=settle(tally, declarer_won=won, value=value, dealer_shares=self.dealer_shares),
+            notes=tuple(notes),
+        )
+
+
+#: Calabresella with its defaults.
+CALABRESELLA = Calabresella()

@@ -1,0 +1,141 @@
+"""Calabrasella as Cavendish wrote it down (RULES.md, Ruleset 1)."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import attrs
+
+from .._bits import FULL
+from ..actions import Contract
+from ..cards import CardSet
+from ..scoring import TOTAL_UNITS, Bonus, Result, Side, Tally, settle
+from .base import (
+    CallStep,
+    Calls,
+    DiscardStep,
+    ExposeStep,
+    GiveBackStep,
+    Role,
+    Ruleset,
+    Step,
+    TakeStep,
+    choice,
+    flag,
+)
+
+__all__ = ["Cavendish", "CAVENDISH", "threes_then_twos"]
+
+_THREES = sum(1 << (10 * s) for s in range(4))
+_TWOS = _THREES << 1
+_PLAN: tuple[Step, ...] = (
+    CallStep(),
+    GiveBackStep(face_up=False),
+    DiscardStep(Role.DECLARER, 1, 4),
+    ExposeStep(),
+    TakeStep(Role.DECLARER, "as_discarded"),
+)
+
+
+def threes_then_twos(hand: CardSet) -> CardSet:
+    """Return the 3s not in ``hand``; if it holds all four, the 2s not in it.
+
+    Example:
+        >>> threes_then_twos(CardSet.parse("3d 3h 3s 3c 2d"))
+        CardSet.parse('2h 2s 2c')
+    """
+    missing = _THREES & ~hand.mask
+    return CardSet(missing or _TWOS & ~hand.mask & FULL)
+
+
+@attrs.frozen(kw_only=True)
+class Cavendish(Ruleset):
+    """Calabrasella as Cavendish wrote it down; preset :data:`CAVENDISH`.
+
+    The first to stand plays alone; he asks for a 3 (or a 2), gives a card
+    back to its holder unseen by the other adversary, discards 1 to 4 and
+    takes as many from the exposed stock. The value is the difference of the
+    sides' units, 70 when one side has all 35, from or to each adversary.
+
+    Attributes:
+        first_lead: ``"eldest"`` (Foster, default): the eldest hand leads to
+            the first trick; ``"after_declarer"``: the seat after the single player.
+        players: 3, or 4 with the dealer sitting out.
+        packet: Cards per packet in the deal (4; 2 in some sources).
+        dealer_shares: With four at the table, the sitting-out dealer shares
+            the adversaries' fortunes (default ``True``).
+
+    Example:
+        >>> Cavendish(first_lead="after_declarer").first_lead
+        'after_declarer'
+        >>> Cavendish(first_lead="left")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.RulesetError: first_lead='left': expected one of 'eldest', 'after_declarer'
+    """
+
+    name: ClassVar[str] = "cavendish"
+    version: ClassVar[int] = 1
+
+    first_lead: Literal["eldest", "after_declarer"] = attrs.field(
+        default="eldest", validator=choice("eldest", "after_declarer")
+    )
+    dealer_shares: bool = attrs.field(default=True, validator=flag)
+
+    def bidding_turn(
+        self, order: tuple[int, ...], calls: Calls
+    ) -> tuple[int, tuple[Contract, ...]] | None:
+        """The eldest, the next, then the dealer say stand or pass; the first to stand plays."""
+        if len(calls) == 3 or any(bid is not None for _, bid in calls):
+            return None
+        return order[len(calls)], (Contract.STAND,)
+
+    def exchange_plan(self, contract: Contract) -> tuple[Step, ...]:
+        """Ask, give back unseen, discard 1 to 4, expose the stock, take as many."""
+        return _PLAN
+
+    def callable_cards(self, hand: CardSet, contract: Contract) -> CardSet:
+        """A 3 he does not hold; holding all four, a 2 he does not hold."""
+        return threes_then_twos(hand)
+
+    def first_leader(
+        self, *, order: tuple[int, ...], declarer: int, contract: Contract, modifier: object
+    ) -> int:
+        """The eldest hand, or the seat after the single player (option ``first_lead``)."""
+        if self.first_lead == "eldest":
+            return order[0]
+        return order[(order.index(declarer) + 1) % 3]
+
+    def score(self, tally: Tally) -> Result:
+        """The difference of the sides' units, 70 if one side has all 35."""
+        du, au = tally.declarer_units, tally.adversary_units
+        won = du >= 18
+        bonus = None
+        multiplier = 1
+        notes = [f"single player {du}, adversaries {au}"]
+        if du == TOTAL_UNITS or au == TOTAL_UNITS:
+            bonus, multiplier = Bonus.ALL_POINTS, 2
+            notes.append("one side took all 35: the value is doubled")
+        base = abs(du - au)
+        value = base * multiplier
+        notes.append(f"he {'wins' if won else 'loses'} {value} {'from' if won else 'to'} each")
+        return Result(
+            void=False,
+            declarer=tally.declarer,
+            contract=tally.contract,
+            declarer_units=du,
+            adversary_units=au,
+            declarer_tricks=tally.declarer_tricks,
+            adversary_tricks=tally.adversary_tricks,
+            winner=Side.DECLARER if won else Side.ADVERSARIES,
+            base=base,
+            multiplier=multiplier,
+            bonus=bonus,
+            value=value,
+            payments=settle(tally, declarer_won=won, value=value, dealer_shares=self.dealer_shares),
+            notes=tuple(notes),
+        )
+
+
+#: Cavendish's Calabrasella with its defaults.
+CAVENDISH = Cavendish()

@@ -1,0 +1,182 @@
+"""Scoring: what a finished deal's play adds up to, and what each seat pays.
+
+The engine sums the play into a :class:`Tally` (plain numbers) and hands it
+to the ruleset's ``score`` hook, which returns a :class:`Result`. Units are
+thirds of a Calabresella point: ace 3; 3, 2, K, Q, J 1; the last trick 3.
+Every deal distributes exactly 35.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import attrs
+
+from .actions import Contract, Modifier
+
+__all__ = ["Bonus", "Result", "Side", "Tally", "TOTAL_UNITS", "settle"]
+
+#: Units distributed in every deal: 32 in the cards and 3 for the last trick.
+TOTAL_UNITS = 35
+#: Units for winning the last trick.
+LAST_TRICK_UNITS = 3
+
+
+class Side(enum.Enum):
+    """One of the two sides of a deal."""
+
+    DECLARER = "declarer"
+    ADVERSARIES = "adversaries"
+
+
+class Bonus(enum.Enum):
+    """Why a deal's value was multiplied.
+
+    ``ALL_POINTS``: Cavendish, one side took all 35 units (value 70).
+    ``CAPPOTTO``: Calabresella, one side took every trick (x2).
+    ``STRAMAZZO``: Calabresella, the losing side took a trick but fewer card
+    units than the ruleset's threshold (x3).
+    """
+
+    ALL_POINTS = "all_points"
+    CAPPOTTO = "cappotto"
+    STRAMAZZO = "stramazzo"
+
+
+@attrs.frozen(kw_only=True)
+class Tally:
+    """The plain numbers of a finished play, as the ruleset's ``score`` hook sees them.
+
+    Attributes:
+        players: Seats at the table (3, or 4 with the dealer sitting out).
+        dealer: The dealer's seat.
+        declarer: The declarer's seat.
+        contract: The winning bid.
+        modifier: Solissimo's raise, if any.
+        declarer_card_units: Card units in the declarer's tricks (no stock, no bonus).
+        adversary_card_units: Card units in the adversaries' tricks.
+        stock_units: Card units in the final stock (monte).
+        declarer_last: Whether the declarer won the last trick.
+        declarer_tricks: Tricks the declarer won.
+        adversary_tricks: Tricks the adversaries won.
+    """
+
+    players: int
+    dealer: int
+    declarer: int
+    contract: Contract
+    modifier: Modifier | None
+    declarer_card_units: int
+    adversary_card_units: int
+    stock_units: int
+    declarer_last: bool
+    declarer_tricks: int
+    adversary_tricks: int
+
+    @property
+    def declarer_units(self) -> int:
+        """The declarer's units: his cards, plus stock and last trick if he won it."""
+        extra = self.stock_units + LAST_TRICK_UNITS if self.declarer_last else 0
+        return self.declarer_card_units + extra
+
+    @property
+    def adversary_units(self) -> int:
+        """The adversaries' units: their cards, plus stock and last trick if they won it."""
+        extra = 0 if self.declarer_last else self.stock_units + LAST_TRICK_UNITS
+        return self.adversary_card_units + extra
+
+
+@attrs.frozen(kw_only=True)
+class Result:
+    """The outcome of a deal: units, winner, value and each seat's payment.
+
+    Attributes:
+        void: Whether everybody passed (nothing is scored).
+        declarer: The declarer's seat (``None`` for a void deal).
+        contract: The winning bid (``None`` for a void deal).
+        modifier: Solissimo's raise, if any.
+        declarer_units: The declarer's units (0 for a void deal).
+        adversary_units: The adversaries' units; the two add up to 35.
+        declarer_tricks: Tricks the declarer won.
+        adversary_tricks: Tricks the adversaries won.
+        winner: The side that won (``None`` for a void deal).
+        base: The value before any multiplier: Cavendish's difference of the
+            sides' units, Calabresella's stake.
+        multiplier: 1, or 2 / 3 when :attr:`bonus` applied.
+        bonus: Why the value was multiplied, if it was.
+        value: What each paying seat pays: ``base * multiplier``.
+        payments: What each seat receives (+) or pays (-), seat 0 first;
+            the payments add up to 0.
+        notes: The reasons in words.
+    """
+
+    void: bool
+    declarer: int | None
+    contract: Contract | None
+    modifier: Modifier | None = None
+    declarer_units: int = 0
+    adversary_units: int = 0
+    declarer_tricks: int = 0
+    adversary_tricks: int = 0
+    winner: Side | None = None
+    base: int = 0
+    multiplier: int = 1
+    bonus: Bonus | None = None
+    value: int = 0
+    payments: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def declarer_points(self) -> int:
+        """The declarer's Calabresella points: ``declarer_units // 3``."""
+        return self.declarer_units // 3
+
+    @property
+    def adversary_points(self) -> int:
+        """The adversaries' points; the sides' points add up to 11 in a played deal."""
+        return self.adversary_units // 3
+
+    @property
+    def declarer_won(self) -> bool:
+        """Whether the declarer won (``False`` for a void deal)."""
+        return self.winner is Side.DECLARER
+
+    @classmethod
+    def void_deal(cls, players: int) -> Result:
+        """Return the result of a deal that everybody passed."""
+        return cls(
+            void=True,
+            declarer=None,
+            contract=None,
+            payments=(0,) * players,
+            notes=("everybody passed: the deal is void",),
+        )
+
+
+def settle(
+    tally: Tally, *, declarer_won: bool, value: int, dealer_shares: bool
+) -> tuple[int, ...]:
+    """Return each seat's payment when the declarer wins or loses ``value`` per payer.
+
+    Each adversary pays ``value`` to the declarer, or receives it from him;
+    with four at the table the sitting-out dealer does the same when
+    ``dealer_shares`` is true, and is left out otherwise.
+
+    Example:
+        >>> from calabrasella import Contract
+        >>> t = Tally(players=3, dealer=0, declarer=1, contract=Contract.STAND,
+        ...           modifier=None, declarer_card_units=20, adversary_card_units=12,
+        ...           stock_units=0, declarer_last=True, declarer_tricks=7,
+        ...           adversary_tricks=5)
+        >>> settle(t, declarer_won=True, value=11, dealer_shares=True)
+        (-11, 22, -11)
+    """
+    sign = 1 if declarer_won else -1
+    payments = [0] * tally.players
+    sitting_out = tally.dealer if tally.players == 4 else -1
+    for seat in range(tally.players):
+        if seat == tally.declarer or (seat == sitting_out and not dealer_shares):
+            continue
+        payments[seat] = -sign * value
+        payments[tally.declarer] += sign * value
+    return tuple(payments)

@@ -1,0 +1,275 @@
+"""Deals and states: immutable plain data.
+
+A :class:`State` is a value: it never changes, compares and hashes by value,
+and holds everything about a deal in progress, hidden cards included. Hand
+a seat its :meth:`State.view` rather than the state itself.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import TYPE_CHECKING, Any, Optional
+
+import attrs
+
+from . import _bits
+from .actions import Action, Contract, Modifier
+from .cards import DECK, Card, CardSet
+from .errors import RecordError
+
+if TYPE_CHECKING:
+    from .rulesets.base import Ruleset, Step
+    from .scoring import Result
+    from .views import View
+
+__all__ = ["Deal", "Phase", "State", "HistoryEntry"]
+
+#: One entry of a state's history: the seat that acted (or drew) and the action.
+HistoryEntry = tuple[int, Action]
+
+
+class Phase(enum.IntEnum):
+    """The phase of a deal; it says what kind of action is expected.
+
+    ``BIDDING`` is Cavendish's declaring (stand or pass) and Calabresella's
+    auction; ``RAISING`` is the solissimo declarer's dividete/scegliete;
+    ``DRAWING`` is a chance node (dividete's unseen draw), where no seat is
+    to move.
+    """
+
+    BIDDING = 0
+    CALLING = 1
+    GIVING_BACK = 2
+    DISCARDING = 3
+    TAKING = 4
+    RAISING = 5
+    DRAWING = 6
+    PLAYING = 7
+    OVER = 8
+
+
+def _dealer_validator(instance: Any, attribute: Any, value: object) -> None:
+    if type(value) is not int or not 0 <= value < 4:
+        raise RecordError(f"dealer={value!r}: expected a seat number 0..3")
+
+
+def _hands_validator(instance: Any, attribute: Any, value: object) -> None:
+    if not isinstance(value, tuple) or not all(isinstance(h, CardSet) for h in value):
+        raise RecordError(f"hands={value!r}: expected a tuple of CardSet")
+
+
+def _stock_validator(instance: Any, attribute: Any, value: object) -> None:
+    if not isinstance(value, CardSet):
+        raise RecordError(f"stock={value!r}: expected a CardSet")
+
+
+@attrs.frozen
+class Deal:
+    """The chance outcome of a deal: who dealt, every hand, and the stock.
+
+    With four at the table the dealer's hand is empty. Use
+    :func:`calabrasella.new_deal` or :func:`calabrasella.deal_from` rather
+    than building one by hand; both validate it.
+
+    Attributes:
+        dealer: The dealer's seat.
+        hands: Each seat's twelve cards, seat 0 first (the sitting-out
+            dealer's hand is empty).
+        stock: The four cards left over (Calabresella's monte).
+        order: The three active seats in turn order from the eldest hand.
+    """
+
+    dealer: int = attrs.field(validator=_dealer_validator)
+    hands: tuple[CardSet, ...] = attrs.field(validator=_hands_validator)
+    stock: CardSet = attrs.field(validator=_stock_validator)
+    order: tuple[int, int, int] = attrs.field(init=False, eq=False, repr=False)
+    next_seat: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        n = len(self.hands)
+        if n not in (3, 4):
+            raise RecordError(f"a deal has 3 or 4 hands, not {n}")
+        if self.dealer >= n:
+            raise RecordError(f"dealer={self.dealer}: no such seat at a table of {n}")
+        order = tuple((self.dealer + k) % n for k in range(1, 4))
+        next_seat = [0] * n
+        for k in range(3):
+            next_seat[order[k]] = order[(k + 1) % 3]
+        if n == 4:
+            next_seat[self.dealer] = order[0]
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "next_seat", tuple(next_seat))
+        seen = self.stock.mask
+        if len(self.stock) != 4:
+            raise RecordError(f"the stock has {len(self.stock)} cards, not 4")
+        for seat, hand in enumerate(self.hands):
+            want = 0 if n == 4 and seat == self.dealer else 12
+            if len(hand) != want:
+                what = "the sitting-out dealer" if want == 0 else f"seat {seat}"
+                raise RecordError(f"{what} holds {len(hand)} cards, not {want}")
+            if hand.mask & seen:
+                dup = CardSet(hand.mask & seen)
+                raise RecordError(f"cards dealt twice: {dup}")
+            seen |= hand.mask
+        if seen != _bits.FULL:  # pragma: no cover - counts and disjointness imply it
+            raise RecordError("the deal does not hold the 40 cards")
+
+    @property
+    def eldest(self) -> int:
+        """The eldest hand: the first seat after the dealer in turn order."""
+        return self.order[0]
+
+
+@attrs.frozen
+class Exchange:
+    """What the auction decided and what has happened since (engine bookkeeping).
+
+    Card fields are int masks or card indices (-1 for none); read them through
+    the :class:`State` properties instead.
+    """
+
+    declarer: int
+    contract: Contract
+    modifier: Optional[Modifier]
+    plan: tuple[Step, ...]
+    step: int
+    count: int = 0
+    called: int = -1
+    giver: int = -1
+    gave_back: int = -1
+    exposed: int = 0
+    discards: tuple[int, ...] = ()
+    taken: tuple[int, ...] = ()
+    drawn: tuple[int, ...] = ()
+
+
+@attrs.frozen(repr=False)
+class State:
+    """A deal in progress: immutable, hashable, comparing by value.
+
+    Build one with :func:`calabrasella.new_deal` or
+    :func:`calabrasella.deal_from`; move on with :func:`calabrasella.apply`.
+    A state holds hidden cards: hand a seat ``state.view(seat)`` instead.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+        >>> state.phase, state.to_move, len(state.hand(1))
+        (<Phase.BIDDING: 0>, 1, 12)
+    """
+
+    rules: Ruleset
+    deal: Deal
+    phase: Phase
+    #: The seat to act; ``None`` at a chance node and when the deal is over.
+    to_move: Optional[int]
+    _hands: tuple[int, ...]
+    _stock: int
+    exchange: Optional[Exchange]
+    _trick: tuple[int, ...]
+    leader: int
+    _won: tuple[int, ...]
+    _tricks: tuple[int, ...]
+    history: tuple[HistoryEntry, ...]
+    result: Optional[Result]
+
+    # --- read-only queries -------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal is over (played out, or void)."""
+        return self.phase == Phase.OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """Whether chance moves next (see :func:`calabrasella.sample_chance`)."""
+        return self.phase == Phase.DRAWING
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return len(self._hands)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.deal.dealer
+
+    @property
+    def hands(self) -> tuple[CardSet, ...]:
+        """Every seat's current hand (hidden information)."""
+        return tuple(CardSet(h) for h in self._hands)
+
+    def hand(self, seat: int) -> CardSet:
+        """Return ``seat``'s current hand (hidden information)."""
+        return CardSet(self._hands[seat])
+
+    @property
+    def stock(self) -> CardSet:
+        """The cards set aside: the stock (monte) now (hidden information)."""
+        return CardSet(self._stock)
+
+    @property
+    def declarer(self) -> int | None:
+        """The declarer's seat, once the auction is won."""
+        return None if self.exchange is None else self.exchange.declarer
+
+    @property
+    def contract(self) -> Contract | None:
+        """The winning bid, once the auction is won."""
+        return None if self.exchange is None else self.exchange.contract
+
+    @property
+    def modifier(self) -> Modifier | None:
+        """Solissimo's raise, if one was made."""
+        return None if self.exchange is None else self.exchange.modifier
+
+    @property
+    def called(self) -> Card | None:
+        """The card the declarer called (asked for), if any."""
+        ex = self.exchange
+        return None if ex is None or ex.called < 0 else DECK[ex.called]
+
+    @property
+    def giver(self) -> int | None:
+        """The seat that handed the called card to the declarer, if any."""
+        ex = self.exchange
+        return None if ex is None or ex.giver < 0 else ex.giver
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards played to the current trick, from the leader's."""
+        return tuple(DECK[c] for c in self._trick)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """How many tricks each seat has won so far."""
+        return self._tricks
+
+    @property
+    def card_units_won(self) -> tuple[int, ...]:
+        """The card units in each seat's tricks so far (stock and last trick not counted)."""
+        return self._won
+
+    @property
+    def tricks_played(self) -> int:
+        """How many tricks are complete."""
+        return sum(self._tricks)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """Return the legal actions (same as :func:`calabrasella.legal_actions`)."""
+        from .engine import legal_actions
+
+        return legal_actions(self)
+
+    def view(self, seat: int) -> View:
+        """Return what ``seat`` may know of this state (see :class:`calabrasella.View`)."""
+        from .views import view
+
+        return view(self, seat)
+
+    def __repr__(self) -> str:
+        return (
+            f"<State {self.rules.name} {self.phase.name.lower()} "
+            f"to_move={self.to_move} history={len(self.history)}>"
+        )

@@ -1,0 +1,215 @@
+"""Per-seat views: what one seat may know, and nothing more.
+
+A server or a bot loop hands out views, never states. A view holds the seat's
+own hand and its own private moves (its discards, the card it gave or got
+back, its unseen draw), every public action and played card, the stock cards
+that were shown to all, and, once the deal is over, the final stock and the
+result. Actions others made face down appear in its history as
+:class:`Hidden`. Two states that differ only in cards the seat cannot know
+give it equal views.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional, Union
+
+import attrs
+
+from .actions import Action, Contract, Discard, Draw, GiveBack, Modifier
+from .cards import DECK, Card, CardSet
+from .errors import IllegalActionError
+from .rulesets.base import GiveBackStep, Ruleset
+from .scoring import Result
+from .state import Phase
+
+if TYPE_CHECKING:
+    from .state import State
+
+__all__ = ["Hidden", "View", "view"]
+
+
+@attrs.frozen
+class Hidden:
+    """Stands in a view's history for a face-down action of another seat.
+
+    Attributes:
+        kind: ``"discard"``, ``"give_back"`` or ``"draw"``.
+    """
+
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.kind.replace('_', ' ')} (face down)"
+
+
+_HIDDEN_DISCARD = Hidden("discard")
+_HIDDEN_GIVE_BACK = Hidden("give_back")
+_HIDDEN_DRAW = Hidden("draw")
+
+
+@attrs.frozen(kw_only=True, repr=False)
+class View:
+    """What one seat may know of a deal: hand it to that seat's player or bot.
+
+    Attributes:
+        rules: The ruleset.
+        seat: Whose view this is.
+        dealer: The dealer's seat.
+        phase: The phase of the deal.
+        to_move: The seat to act (``None`` at chance and at the end).
+        hand: This seat's cards.
+        hand_sizes: How many cards each seat holds.
+        stock_size: How many cards the stock (monte) holds.
+        declarer: The declarer, once known.
+        contract: The winning bid, once known.
+        modifier: Solissimo's raise, if made.
+        called: The card called (asked for), if any.
+        giver: The seat that handed over the called card, if any.
+        given_back: The card returned to the giver, if this seat saw it.
+        exposed: The stock cards that were shown to every seat.
+        discards: This seat's own discards.
+        drawn: The cards this seat drew unseen (dividete).
+        trick: The current trick as (seat, card) pairs, from the leader's.
+        leader: The seat that leads (led) the current trick.
+        tricks_won: Tricks won by each seat.
+        card_units_won: Card units in each seat's tricks.
+        history: Every action as (seat, action), others' face-down ones as :class:`Hidden`.
+        legal_actions: This seat's legal actions when it is to act, else empty.
+        final_stock: The stock shown at the end of the deal (``None`` before).
+        result: The result, once the deal is over.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> v = cb.new_deal(cb.CAVENDISH, seed=7).view(1)
+        >>> v.seat, len(v.hand), v.legal_actions
+        (1, 12, (Pass(), Bid(contract=<Contract.STAND: 'stand'>)))
+    """
+
+    rules: Ruleset
+    seat: int
+    dealer: int
+    phase: Phase
+    to_move: Optional[int]
+    hand: CardSet
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    declarer: Optional[int]
+    contract: Optional[Contract]
+    modifier: Optional[Modifier]
+    called: Optional[Card]
+    giver: Optional[int]
+    given_back: Optional[Card]
+    exposed: CardSet
+    discards: CardSet
+    drawn: CardSet
+    trick: tuple[tuple[int, Card], ...]
+    leader: int
+    tricks_won: tuple[int, ...]
+    card_units_won: tuple[int, ...]
+    history: tuple[tuple[int, Union[Action, Hidden]], ...]
+    legal_actions: tuple[Action, ...]
+    final_stock: Optional[CardSet]
+    result: Optional[Result]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal is over."""
+        return self.phase == Phase.OVER
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat is to act."""
+        return self.to_move == self.seat
+
+    def __repr__(self) -> str:
+        return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
+
+
+def view(state: State, seat: int) -> View:
+    """Return what ``seat`` may know of ``state``.
+
+    Raises:
+        IllegalActionError: ``seat`` is not a seat at this table.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> s = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> cb.view(s, 0).hand == s.hand(0)
+        True
+    """
+    from .engine import legal_actions
+
+    players = len(state._hands)
+    if type(seat) is not int or not 0 <= seat < players:
+        raise IllegalActionError(seat, f"not a seat at a table of {players}")
+    ex = state.exchange
+    history = state.history
+    declarer = giver = None
+    called = given_back = None
+    exposed = discards = drawn = 0
+    if ex is not None:
+        declarer = ex.declarer
+        giver = ex.giver if ex.giver >= 0 else None
+        called = DECK[ex.called] if ex.called >= 0 else None
+        exposed = ex.exposed
+        discards = ex.discards[seat]
+        drawn = ex.drawn[seat]
+        face_up = any(type(s) is GiveBackStep and s.face_up for s in ex.plan)
+        if ex.gave_back >= 0 and (face_up or seat in (declarer, giver)):
+            given_back = DECK[ex.gave_back]
+        plays = 3 * sum(state._tricks) + len(state._trick)
+        cut = len(history) - plays
+        history = _redact(history[:cut], seat, face_up or seat in (declarer, giver)) + history[cut:]
+    trick_seats = []
+    s = state.leader
+    for _ in state._trick:
+        trick_seats.append(s)
+        s = state.deal.next_seat[s]
+    over = state.phase == Phase.OVER
+    return View(
+        rules=state.rules,
+        seat=seat,
+        dealer=state.deal.dealer,
+        phase=state.phase,
+        to_move=state.to_move,
+        hand=CardSet(state._hands[seat]),
+        hand_sizes=tuple(h.bit_count() for h in state._hands),
+        stock_size=state._stock.bit_count(),
+        declarer=declarer,
+        contract=ex.contract if ex is not None else None,
+        modifier=ex.modifier if ex is not None else None,
+        called=called,
+        giver=giver,
+        given_back=given_back,
+        exposed=CardSet(exposed),
+        discards=CardSet(discards),
+        drawn=CardSet(drawn),
+        trick=tuple((w, DECK[c]) for w, c in zip(trick_seats, state._trick)),
+        leader=state.leader,
+        tricks_won=state._tricks,
+        card_units_won=state._won,
+        history=history,
+        legal_actions=legal_actions(state) if state.to_move == seat else (),
+        final_stock=CardSet(state._stock) if over and ex is not None else None,
+        result=state.result,
+    )
+
+
+def _redact(
+    entries: tuple[tuple[int, Action], ...], seat: int, sees_give_back: bool
+) -> tuple[tuple[int, Union[Action, Hidden]], ...]:
+    out: list[tuple[int, Union[Action, Hidden]]] = []
+    for entry in entries:
+        who, action = entry
+        cls = type(action)
+        if who != seat and cls is Discard:
+            out.append((who, _HIDDEN_DISCARD))
+        elif who != seat and cls is Draw:
+            out.append((who, _HIDDEN_DRAW))
+        elif cls is GiveBack and not sees_give_back:
+            out.append((who, _HIDDEN_GIVE_BACK))
+        else:
+            out.append(entry)
+    return tuple(out)
+
+
