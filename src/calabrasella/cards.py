@@ -357,6 +357,16 @@ def _parse_card(text: str) -> Card:
 
 CardLike = Union[Card, str]
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _cardset(mask: int) -> CardSet:
+    """Return ``CardSet(mask)`` without validation (for masks the library made)."""
+    cs = _new(CardSet)
+    _set(cs, "mask", mask)
+    return cs
+
 
 def _to_index(card: object) -> int:
     if card.__class__ is Card:
@@ -409,8 +419,14 @@ class CardSet:
         """
         if isinstance(cards, str):
             return cls.parse(cards)
+        if isinstance(cards, CardSet):
+            return cls(cards.mask)
+        try:
+            items = iter(cards)
+        except TypeError:
+            raise NotationError(f"not a collection of cards: {cards!r}") from None
         mask = 0
-        for card in cards:
+        for card in items:
             mask |= 1 << _to_index(card)
         return cls(mask)
 
@@ -448,13 +464,25 @@ class CardSet:
         """The card points of the set in thirds."""
         return _bits.units(self.mask)
 
-    def suit(self, suit: Suit) -> CardSet:
-        """Return the cards of ``suit`` in this set."""
-        return CardSet(self.mask & _bits.SUIT_MASKS[suit])
+    def suit(self, suit: Suit | str) -> CardSet:
+        """Return the cards of ``suit`` (a :class:`Suit` or its notation) in this set.
+
+        Raises:
+            NotationError: ``suit`` is not a suit.
+        """
+        if not isinstance(suit, Suit):
+            suit = Suit.parse(suit)
+        return _cardset(self.mask & _bits.SUIT_MASKS[suit])
 
     def __contains__(self, card: object) -> bool:
+        """Tell whether ``card`` (a :class:`Card` or its notation) is in the set."""
         if card.__class__ is Card:
             return bool(self.mask >> card.index & 1)  # type: ignore[attr-defined]
+        if isinstance(card, str):
+            try:
+                return bool(self.mask >> Card.parse(card).index & 1)
+            except NotationError:
+                return False
         return False
 
     def __iter__(self) -> Iterator[Card]:
@@ -508,9 +536,13 @@ class CardSet:
             return self.mask != other.mask and other.mask & ~self.mask == 0
         return NotImplemented
 
-    def isdisjoint(self, other: CardSet) -> bool:
-        """Tell whether the two sets share no card."""
-        return self.mask & other.mask == 0
+    def isdisjoint(self, other: Iterable[CardLike]) -> bool:
+        """Tell whether the two collections share no card.
+
+        Raises:
+            NotationError: ``other`` is not a collection of cards.
+        """
+        return self.mask & CardSet.of(other).mask == 0
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"
@@ -525,6 +557,10 @@ class CardSet:
         """Return the card codes in canonical order (for JSON)."""
         return [card.code for card in self]
 
-    def with_card(self, card: Card) -> Self:
-        """Return the set with ``card`` added."""
-        return type(self)(self.mask | 1 << card.index)
+    def with_card(self, card: CardLike) -> Self:
+        """Return the set with ``card`` (a :class:`Card` or its notation) added.
+
+        Raises:
+            NotationError: ``card`` is not a card.
+        """
+        return type(self)(self.mask | 1 << _to_index(card))

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any, Callable, Union
 
-import attrs
 
 from . import _bits
 from .actions import (
@@ -39,7 +38,7 @@ from .actions import (
     Raise,
     Take,
 )
-from .cards import DECK, CardLike, CardSet
+from .cards import DECK, CardLike, CardSet, _cardset
 from .errors import IllegalActionError, RecordError, RulesetError
 from .rulesets.base import (
     CallStep,
@@ -53,7 +52,7 @@ from .rulesets.base import (
     TakeStep,
 )
 from .scoring import Result, Tally
-from .state import Deal, Exchange, Phase, State
+from .state import Deal, Exchange, Phase, State, _make_exchange, _make_state, _trusted_deal, _with
 
 __all__ = [
     "apply",
@@ -68,6 +67,9 @@ __all__ = [
 ]
 
 _UNITS = _bits.UNITS
+_PLAYING = Phase.PLAYING
+_new_state = object.__new__
+_set_dict = object.__setattr__
 _SUIT_MASKS = _bits.SUIT_MASKS
 _indices = _bits.indices
 
@@ -77,6 +79,30 @@ _SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
     tuple(tuple(PLAYS[10 * s + p] for p in range(10) if m >> p & 1) for m in range(1024))
     for s in range(4)
 )
+
+
+_SUIT_TABLES: dict[int, list[tuple[Action, ...]]] = {}
+
+
+def _card_actions(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
+    """Return ``table[i]`` for every card ``i`` in ``mask``, in card order.
+
+    The tuples for each suit's 1,024 possible holdings are built the first
+    time a table is used, so this is four list lookups.
+    """
+    parts = _SUIT_TABLES.get(id(table))
+    if parts is None:
+        parts = _SUIT_TABLES[id(table)] = [
+            tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
+            for s in range(4)
+            for m in range(1024)
+        ]
+    return (
+        parts[mask & 1023]
+        + parts[1024 + (mask >> 10 & 1023)]
+        + parts[2048 + (mask >> 20 & 1023)]
+        + parts[3072 + (mask >> 30 & 1023)]
+    )
 
 
 # --- dealing ---------------------------------------------------------------
@@ -96,6 +122,7 @@ def shuffled_deal(
     Raises:
         RecordError: ``dealer`` is not a seat, or ``seed`` is neither an int
             nor a ``random.Random``.
+        RulesetError: ``rules`` is not a ruleset.
 
     Example:
         >>> import calabrasella as cb
@@ -103,6 +130,8 @@ def shuffled_deal(
         >>> d.eldest, [len(h) for h in d.hands], len(d.stock)
         (0, [12, 12, 12], 4)
     """
+    if not isinstance(rules, Ruleset):
+        raise RulesetError(f"not a ruleset: {rules!r}")
     if isinstance(seed, random.Random):
         rng = seed
     elif type(seed) is int:
@@ -114,19 +143,32 @@ def shuffled_deal(
         raise RecordError(f"dealer={dealer!r}: expected a seat 0..{n - 1}")
     pack = list(range(40))
     rng.shuffle(pack)
-    order = [(dealer + k) % n for k in range(1, 4)]
-    hands = [0] * n
-    packet = rules.packet
-    pos = 0
-    for _ in range(12 // packet):
-        for seat in order:
-            for card in pack[pos : pos + packet]:
-                hands[seat] |= 1 << card
-            pos += packet
-    stock = 0
-    for card in pack[36:]:
-        stock |= 1 << card
-    return Deal(dealer, tuple(CardSet(h) for h in hands), CardSet(stock))
+    bit = _BIT
+    hands = tuple(
+        sum([bit[pack[i]] for i in places]) for places in _deal_places(dealer, n, rules.packet)
+    )
+    stock = bit[pack[36]] | bit[pack[37]] | bit[pack[38]] | bit[pack[39]]
+    return _trusted_deal(dealer, hands, stock)
+
+
+_BIT = tuple(1 << i for i in range(40))
+_PLACES: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _deal_places(dealer: int, players: int, packet: int) -> tuple[tuple[int, ...], ...]:
+    """Return, for each seat, the positions of the shuffled pack dealt to it."""
+    key = (dealer, players, packet)
+    places = _PLACES.get(key)
+    if places is None:
+        order = [(dealer + k) % players for k in range(1, 4)]
+        lists: list[list[int]] = [[] for _ in range(players)]
+        pos = 0
+        for _ in range(12 // packet):
+            for seat in order:
+                lists[seat].extend(range(pos, pos + packet))
+                pos += packet
+        places = _PLACES[key] = tuple(tuple(p) for p in lists)
+    return places
 
 
 def new_deal(rules: Ruleset, *, dealer: int = 0, seed: Union[int, random.Random]) -> State:
@@ -135,6 +177,7 @@ def new_deal(rules: Ruleset, *, dealer: int = 0, seed: Union[int, random.Random]
     Raises:
         RecordError: ``dealer`` is not a seat, or ``seed`` is neither an int
             nor a ``random.Random``.
+        RulesetError: ``rules`` is not a ruleset.
 
     Example:
         >>> import calabrasella as cb
@@ -162,6 +205,7 @@ def deal_from(
             twelve to each player and four to the stock, or the wrong number
             of hands for the table.
         NotationError: Some text names no card.
+        RulesetError: ``rules`` is not a ruleset.
 
     Example:
         >>> import calabrasella as cb
@@ -169,6 +213,10 @@ def deal_from(
         >>> cb.deal_from(cb.CAVENDISH, d.hands, d.stock) == cb.new_deal(cb.CAVENDISH, seed=3)
         True
     """
+    if not isinstance(rules, Ruleset):
+        raise RulesetError(f"not a ruleset: {rules!r}")
+    if isinstance(hands, (str, CardSet)) or not isinstance(hands, Sequence):
+        raise RecordError(f"hands={hands!r}: expected one hand per seat")
     sets = tuple(_as_cardset(h) for h in hands)
     if len(sets) != rules.players:
         raise RecordError(f"{len(sets)} hands given for a table of {rules.players}")
@@ -240,7 +288,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         >>> cb.legal_actions(cb.new_deal(cb.CAVENDISH, seed=7))
         (Pass(), Bid(contract=<Contract.STAND: 'stand'>))
     """
-    if state.phase == Phase.PLAYING:
+    if state.phase is _PLAYING:
         hand = state._hands[state.to_move]  # type: ignore[index]
         trick = state._trick
         if trick:
@@ -265,21 +313,21 @@ def _legal_bidding(state: State) -> tuple[Action, ...]:
 
 
 def _legal_calling(state: State) -> tuple[Action, ...]:
-    return tuple(CALLS[i] for i in _indices(_callable(state)))
+    return _card_actions(CALLS, _callable(state))
 
 
 def _legal_giving_back(state: State) -> tuple[Action, ...]:
     ex = state.exchange
     assert ex is not None
     hand = state._hands[ex.declarer] & ~(1 << ex.called if ex.called >= 0 else 0)
-    return tuple(GIVE_BACKS[i] for i in _indices(hand))
+    return _card_actions(GIVE_BACKS, hand)
 
 
 def _legal_discarding(state: State) -> tuple[Action, ...]:
     ex = state.exchange
     assert ex is not None and state.to_move is not None
     low, _ = _discard_bounds(state, ex)
-    cards = tuple(DISCARDS[i] for i in _indices(state._hands[state.to_move]))
+    cards = _card_actions(DISCARDS, state._hands[state.to_move])
     return (DONE, *cards) if ex.count >= low else cards
 
 
@@ -288,7 +336,7 @@ def _legal_taking(state: State) -> tuple[Action, ...]:
     assert ex is not None
     step = ex.plan[ex.step]
     assert isinstance(step, TakeStep)
-    cards = tuple(TAKES[i] for i in _indices(state._stock))
+    cards = _card_actions(TAKES, state._stock & ~_laid_down(ex.discards))
     return (DONE, *cards) if step.count == "any" else cards
 
 
@@ -407,54 +455,39 @@ def _calls(state: State) -> tuple[tuple[int, Contract | None], ...]:
     )
 
 
-def _apply_bidding(state: State, action: Action) -> State:
-    seat = state.to_move
-    assert seat is not None
-    cls = type(action)
-    if cls is not Pass and cls is not Bid:
-        raise _wrong_kind(state, action, "bid or pass")
-    rules = state.rules
-    order = state.deal.order
-    calls = _calls(state)
-    turn = rules.bidding_turn(order, calls)
-    assert turn is not None
-    if cls is Bid and action.contract not in turn[1]:  # type: ignore[union-attr]
-        allowed = ", ".join(c.value for c in turn[1]) or "nothing"
-        raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
-    calls = (*calls, (seat, action.contract if cls is Bid else None))  # type: ignore[union-attr]
-    history = _push(state, seat, action)
-    turn = rules.bidding_turn(order, calls)
-    if turn is not None:
-        return attrs.evolve(state, to_move=turn[0], history=history)
-    bids = [(c.level, i, s, c) for i, (s, c) in enumerate(calls) if c is not None]
-    if not bids:
-        result = Result.void_deal(state.players)
-        return attrs.evolve(state, phase=Phase.OVER, to_move=None, history=history, result=result)
-    _, _, declarer, contract = max(bids, key=lambda b: (b[0], -b[1]))
-    n = state.players
-    ex = Exchange(
-        declarer,
-        contract,
-        None,
-        rules.exchange_plan(contract),
-        0,
-        discards=(0,) * n,
-        taken=(0,) * n,
-        drawn=(0,) * n,
-    )
-    return _enter_step(attrs.evolve(state, exchange=ex, history=history))
+# The exchange handlers copy the state's and the exchange's field dicts once,
+# change the copies, and make one new state at the end: the input is never
+# touched, and no intermediate states are built.
+
+_Fields = dict[str, Any]
 
 
-def _seat(state: State, ex: Exchange, role: Role) -> int:
-    return Ruleset.role_seat(role, state.deal.order, ex.declarer)
+def _open(state: State) -> tuple[_Fields, _Fields, list[int]]:
+    assert state.exchange is not None
+    return state.__dict__.copy(), state.exchange.__dict__.copy(), list(state._hands)
+
+
+def _close(sd: _Fields, xd: _Fields, hands: list[int]) -> State:
+    sd["_hands"] = tuple(hands)
+    sd["exchange"] = _make_exchange(xd)
+    return _make_state(sd)
+
+
+def _role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
+    if role is Role.DECLARER:
+        return declarer
+    i = order.index(declarer)
+    return order[(i + 1) % 3] if role is Role.FIRST else order[(i + 2) % 3]
+
+
+def _callable_mask(rules: Ruleset, hand: int, contract: Contract) -> int:
+    return rules.callable_cards(_cardset(hand), contract).mask & ~hand & _bits.FULL
 
 
 def _callable(state: State) -> int:
     ex = state.exchange
     assert ex is not None
-    hand = state._hands[ex.declarer]
-    allowed = state.rules.callable_cards(CardSet(hand), ex.contract)
-    return allowed.mask & ~hand & _bits.FULL
+    return _callable_mask(state.rules, state._hands[ex.declarer], ex.contract)
 
 
 def _discard_bounds(state: State, ex: Exchange) -> tuple[int, int]:
@@ -466,86 +499,147 @@ def _discard_bounds(state: State, ex: Exchange) -> tuple[int, int]:
     return step.min_count, step.max_count
 
 
-def _next_step(state: State, **changes: Any) -> State:
-    ex = state.exchange
-    assert ex is not None
-    ex = attrs.evolve(ex, step=ex.step + 1, count=0, **changes)
-    return _enter_step(attrs.evolve(state, exchange=ex))
-
-
-def _enter_step(state: State) -> State:
-    """Run the exchange from the current step until a decision is needed."""
-    ex = state.exchange
-    assert ex is not None
-    hands = state._hands
-    while ex.step < len(ex.plan):
-        step = ex.plan[ex.step]
-        kind = type(step)
-        phase: Phase | None = None
-        seat: int | None = ex.declarer
-        if kind is CallStep:
-            state = attrs.evolve(state, exchange=ex)
-            if _callable(state):
-                phase = Phase.CALLING
-        elif kind is GiveBackStep:
-            if ex.giver >= 0:
-                phase = Phase.GIVING_BACK
-        elif kind is DiscardStep:
-            seat = _seat(state, ex, step.role)  # type: ignore[union-attr]
-            if not step.as_taken or ex.taken[seat]:  # type: ignore[union-attr]
-                phase = Phase.DISCARDING
-        elif kind is ExposeStep:
-            ex = attrs.evolve(ex, exposed=ex.exposed | state._stock)
-        elif kind is TakeStep:
-            seat = _seat(state, ex, step.role)  # type: ignore[union-attr]
-            if step.count == "all":  # type: ignore[union-attr]
-                hands = _replace(hands, seat, hands[seat] | state._stock)
-                ex = attrs.evolve(ex, taken=_replace(ex.taken, seat, ex.taken[seat] | state._stock))
-                state = attrs.evolve(state, hands=hands, stock=0)
-            elif state._stock:
-                phase = Phase.TAKING
-        elif kind is RaiseStep:
-            phase = Phase.RAISING
-        elif kind is DrawStep:
-            seat = _seat(state, ex, step.role)  # type: ignore[union-attr]
-            count = step.count  # type: ignore[union-attr]
-            if count >= state._stock.bit_count():  # forced: no chance involved
-                drawn = state._stock
-                hands = _replace(hands, seat, hands[seat] | drawn)
-                ex = attrs.evolve(ex, drawn=_replace(ex.drawn, seat, ex.drawn[seat] | drawn))
-                state = attrs.evolve(state, hands=hands, stock=0)
-            elif count > 0:
-                phase, seat = Phase.DRAWING, None
-        else:  # pragma: no cover - the plan holds steps only
-            raise RulesetError(f"{state.rules.name}: unknown exchange step {step!r}")
-        if phase is not None:
-            return attrs.evolve(state, phase=phase, to_move=seat, exchange=ex)
-        ex = attrs.evolve(ex, step=ex.step + 1, count=0)
-    return _start_play(attrs.evolve(state, exchange=ex))
+def _laid_down(discards: tuple[int, ...]) -> int:
+    """Return every card discarded so far: face down in the stock, never shown or taken."""
+    mask = 0
+    for m in discards:
+        mask |= m
+    return mask
 
 
 def _replace(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
-def _start_play(state: State) -> State:
-    ex = state.exchange
-    assert ex is not None
-    rules = state.rules
-    for seat in state.deal.order:
-        if state._hands[seat].bit_count() != 12:
+def _advance(sd: _Fields, xd: _Fields, hands: list[int]) -> None:
+    """Run the exchange plan from step ``xd["step"]`` until a decision is due, or start play."""
+    plan = xd["plan"]
+    rules: Ruleset = sd["rules"]
+    order = sd["deal"].order
+    declarer = xd["declarer"]
+    i = xd["step"]
+    xd["count"] = 0
+    while i < len(plan):
+        step = plan[i]
+        kind = step.__class__
+        xd["step"] = i
+        if kind is CallStep:
+            if _callable_mask(rules, hands[declarer], xd["contract"]):
+                sd["phase"], sd["to_move"] = Phase.CALLING, declarer
+                return
+        elif kind is GiveBackStep:
+            if xd["giver"] >= 0:
+                sd["phase"], sd["to_move"] = Phase.GIVING_BACK, declarer
+                return
+        elif kind is DiscardStep:
+            seat = _role_seat(step.role, order, declarer)
+            if not step.as_taken or xd["taken"][seat]:
+                sd["phase"], sd["to_move"] = Phase.DISCARDING, seat
+                return
+        elif kind is ExposeStep:
+            xd["exposed"] |= sd["_stock"] & ~_laid_down(xd["discards"])
+        elif kind is TakeStep:
+            seat = _role_seat(step.role, order, declarer)
+            takeable = sd["_stock"] & ~_laid_down(xd["discards"])
+            if step.count == "all":
+                hands[seat] |= takeable
+                xd["taken"] = _replace(xd["taken"], seat, xd["taken"][seat] | takeable)
+                sd["_stock"] &= ~takeable
+            elif takeable:
+                sd["phase"], sd["to_move"] = Phase.TAKING, seat
+                return
+        elif kind is RaiseStep:
+            sd["phase"], sd["to_move"] = Phase.RAISING, declarer
+            return
+        elif kind is DrawStep:
+            seat = _role_seat(step.role, order, declarer)
+            stock = sd["_stock"]
+            if step.count >= stock.bit_count():  # forced: no chance involved
+                hands[seat] |= stock
+                xd["drawn"] = _replace(xd["drawn"], seat, xd["drawn"][seat] | stock)
+                sd["_stock"] = 0
+            elif step.count > 0:
+                sd["phase"], sd["to_move"] = Phase.DRAWING, None
+                return
+        else:
+            raise RulesetError(f"{rules.name}: unknown exchange step {step!r}")
+        i += 1
+    xd["step"] = i
+    _begin_play(sd, xd, hands)
+
+
+def _begin_play(sd: _Fields, xd: _Fields, hands: list[int]) -> None:
+    rules: Ruleset = sd["rules"]
+    order = sd["deal"].order
+    for seat in order:
+        if hands[seat].bit_count() != 12:
             raise RulesetError(
                 f"{rules.name}: the exchange leaves seat {seat} with "
-                f"{state._hands[seat].bit_count()} cards, not 12"
+                f"{hands[seat].bit_count()} cards, not 12"
             )
-    if state._stock.bit_count() != 4:
+    if sd["_stock"].bit_count() != 4:
         raise RulesetError(
-            f"{rules.name}: the exchange leaves {state._stock.bit_count()} cards in the stock, not 4"
+            f"{rules.name}: the exchange leaves {sd['_stock'].bit_count()} cards in the stock, not 4"
         )
     leader = rules.first_leader(
-        order=state.deal.order, declarer=ex.declarer, contract=ex.contract, modifier=ex.modifier
+        order=order, declarer=xd["declarer"], contract=xd["contract"], modifier=xd["modifier"]
     )
-    return attrs.evolve(state, phase=Phase.PLAYING, to_move=leader, leader=leader)
+    sd["phase"], sd["to_move"], sd["leader"] = Phase.PLAYING, leader, leader
+
+
+def _next(sd: _Fields, xd: _Fields, hands: list[int]) -> State:
+    """Close the current step, run on to the next decision, and make the new state."""
+    xd["step"] += 1
+    _advance(sd, xd, hands)
+    return _close(sd, xd, hands)
+
+
+def _apply_bidding(state: State, action: Action) -> State:
+    seat = state.to_move
+    assert seat is not None
+    cls = type(action)
+    if cls is not Pass and cls is not Bid:
+        raise _wrong_kind(state, action, "bid or pass")
+    rules = state.rules
+    order = state.deal.order
+    calls = _calls(state)
+    if cls is Bid:
+        turn = rules.bidding_turn(order, calls)
+        assert turn is not None
+        if action.contract not in turn[1]:  # type: ignore[union-attr]
+            allowed = ", ".join(c.value for c in turn[1]) or "nothing"
+            raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
+    calls = (*calls, (seat, action.contract if cls is Bid else None))  # type: ignore[union-attr]
+    history = _push(state, seat, action)
+    turn = rules.bidding_turn(order, calls)
+    if turn is not None:
+        return _with(state, to_move=turn[0], history=history)
+    bids = [(c.level, -i, s, c) for i, (s, c) in enumerate(calls) if c is not None]
+    if not bids:
+        result = Result.void_deal(state.players)
+        return _with(state, phase=Phase.OVER, to_move=None, history=history, result=result)
+    _, _, declarer, contract = max(bids)
+    zeros = (0,) * state.players
+    xd: _Fields = {
+        "declarer": declarer,
+        "contract": contract,
+        "modifier": None,
+        "plan": rules.exchange_plan(contract),
+        "step": 0,
+        "count": 0,
+        "called": -1,
+        "giver": -1,
+        "gave_back": -1,
+        "exposed": 0,
+        "discards": zeros,
+        "taken": zeros,
+        "drawn": zeros,
+    }
+    sd = state.__dict__.copy()
+    sd["history"] = history
+    hands = list(state._hands)
+    _advance(sd, xd, hands)
+    return _close(sd, xd, hands)
 
 
 def _apply_calling(state: State, action: Action) -> State:
@@ -555,22 +649,25 @@ def _apply_calling(state: State, action: Action) -> State:
     assert ex is not None
     card = action.card.index  # type: ignore[union-attr]
     declarer = ex.declarer
-    hands = state._hands
-    if hands[declarer] >> card & 1:
+    if state._hands[declarer] >> card & 1:
         raise IllegalActionError(action, f"seat {declarer} holds {DECK[card]} already")
     allowed = _callable(state)
     if not allowed >> card & 1:
         raise IllegalActionError(
             action, f"{state.rules.name} lets seat {declarer} call only {CardSet(allowed)}"
         )
+    sd, xd, hands = _open(state)
+    bit = 1 << card
     giver = -1
     for seat, hand in enumerate(hands):
-        if hand >> card & 1:
+        if hand & bit:
             giver = seat
-            hands = _replace(hands, seat, hand & ~(1 << card))
-            hands = _replace(hands, declarer, hands[declarer] | 1 << card)
-    state = attrs.evolve(state, hands=hands, history=_push(state, declarer, action))
-    return _next_step(state, called=card, giver=giver)
+            hands[seat] = hand & ~bit
+            hands[declarer] |= bit
+            break
+    xd["called"], xd["giver"] = card, giver
+    sd["history"] = _push(state, declarer, action)
+    return _next(sd, xd, hands)
 
 
 def _apply_giving_back(state: State, action: Action) -> State:
@@ -580,15 +677,16 @@ def _apply_giving_back(state: State, action: Action) -> State:
     assert ex is not None
     card = action.card.index  # type: ignore[union-attr]
     declarer = ex.declarer
-    hands = state._hands
-    if not hands[declarer] >> card & 1:
+    if not state._hands[declarer] >> card & 1:
         raise IllegalActionError(action, f"seat {declarer} does not hold {DECK[card]}")
     if card == ex.called:
         raise IllegalActionError(action, "the called card may not be given back")
-    hands = _replace(hands, declarer, hands[declarer] & ~(1 << card))
-    hands = _replace(hands, ex.giver, hands[ex.giver] | 1 << card)
-    state = attrs.evolve(state, hands=hands, history=_push(state, declarer, action))
-    return _next_step(state, gave_back=card)
+    sd, xd, hands = _open(state)
+    hands[declarer] &= ~(1 << card)
+    hands[ex.giver] |= 1 << card
+    xd["gave_back"] = card
+    sd["history"] = _push(state, declarer, action)
+    return _next(sd, xd, hands)
 
 
 def _apply_discarding(state: State, action: Action) -> State:
@@ -602,27 +700,24 @@ def _apply_discarding(state: State, action: Action) -> State:
             raise IllegalActionError(
                 action, f"seat {seat} must discard at least {low} (has discarded {ex.count})"
             )
-        return _next_step(attrs.evolve(state, history=_push(state, seat, action)))
+        sd, xd, hands = _open(state)
+        sd["history"] = _push(state, seat, action)
+        return _next(sd, xd, hands)
     if cls is not Discard:
         raise _wrong_kind(state, action, "discard" + (" or stop" if ex.count >= low else ""))
     card = action.card.index  # type: ignore[union-attr]
-    hands = state._hands
-    if not hands[seat] >> card & 1:
+    bit = 1 << card
+    if not state._hands[seat] & bit:
         raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
-    hands = _replace(hands, seat, hands[seat] & ~(1 << card))
-    ex = attrs.evolve(
-        ex, count=ex.count + 1, discards=_replace(ex.discards, seat, ex.discards[seat] | 1 << card)
-    )
-    state = attrs.evolve(
-        state,
-        hands=hands,
-        stock=state._stock | 1 << card,
-        exchange=ex,
-        history=_push(state, seat, action),
-    )
-    if ex.count >= high:
-        return _next_step(state)
-    return state
+    sd, xd, hands = _open(state)
+    hands[seat] &= ~bit
+    sd["_stock"] |= bit
+    sd["history"] = _push(state, seat, action)
+    xd["discards"] = _replace(ex.discards, seat, ex.discards[seat] | bit)
+    xd["count"] += 1
+    if xd["count"] >= high:
+        return _next(sd, xd, hands)
+    return _close(sd, xd, hands)
 
 
 def _apply_taking(state: State, action: Action) -> State:
@@ -633,34 +728,37 @@ def _apply_taking(state: State, action: Action) -> State:
     assert isinstance(step, TakeStep)
     cls = type(action)
     if cls is Done and step.count == "any":
-        return _next_step(attrs.evolve(state, history=_push(state, seat, action)))
+        sd, xd, hands = _open(state)
+        sd["history"] = _push(state, seat, action)
+        return _next(sd, xd, hands)
     if cls is not Take:
         raise _wrong_kind(state, action, "take a card from the stock")
     card = action.card.index  # type: ignore[union-attr]
-    if not state._stock >> card & 1:
+    bit = 1 << card
+    laid_down = _laid_down(ex.discards)
+    if not state._stock & bit:
         raise IllegalActionError(action, f"{DECK[card]} is not in the stock")
-    if step.count == "as_discarded":
-        need = ex.discards[seat].bit_count()
-        if ex.taken[seat].bit_count() >= need:  # pragma: no cover - the step ends first
-            raise IllegalActionError(action, f"seat {seat} has taken {need} already")
-    hands = _replace(state._hands, seat, state._hands[seat] | 1 << card)
-    taken = _replace(ex.taken, seat, ex.taken[seat] | 1 << card)
-    stock = state._stock & ~(1 << card)
-    ex = attrs.evolve(ex, count=ex.count + 1, taken=taken)
-    state = attrs.evolve(
-        state, hands=hands, stock=stock, exchange=ex, history=_push(state, seat, action)
-    )
+    if laid_down & bit:
+        raise IllegalActionError(action, f"{DECK[card]} was discarded: a discard is final")
+    sd, xd, hands = _open(state)
+    hands[seat] |= bit
+    sd["_stock"] = state._stock & ~bit
+    takeable = sd["_stock"] & ~laid_down
+    taken = xd["taken"] = _replace(ex.taken, seat, ex.taken[seat] | bit)
+    xd["count"] += 1
+    sd["history"] = _push(state, seat, action)
     if step.count == "as_discarded":
         left = ex.discards[seat].bit_count() - taken[seat].bit_count()
+        if left == takeable.bit_count():  # forced: take the rest at once
+            hands[seat] |= takeable
+            xd["taken"] = _replace(taken, seat, taken[seat] | takeable)
+            sd["_stock"] &= ~takeable
+            left = 0
         if left == 0:
-            return _next_step(state)
-        if left == stock.bit_count():  # forced: take the rest at once
-            hands = _replace(hands, seat, hands[seat] | stock)
-            ex = attrs.evolve(ex, taken=_replace(taken, seat, taken[seat] | stock))
-            return _next_step(attrs.evolve(state, hands=hands, stock=0, exchange=ex))
-    elif not stock:
-        return _next_step(state)
-    return state
+            return _next(sd, xd, hands)
+    elif not takeable:
+        return _next(sd, xd, hands)
+    return _close(sd, xd, hands)
 
 
 def _apply_raising(state: State, action: Action) -> State:
@@ -669,17 +767,18 @@ def _apply_raising(state: State, action: Action) -> State:
     step = ex.plan[ex.step]
     assert isinstance(step, RaiseStep)
     cls = type(action)
-    history = _push(state, ex.declarer, action)
-    if cls is Pass:
-        return _next_step(attrs.evolve(state, history=history))
-    if cls is not Raise:
+    if cls is not Pass and cls is not Raise:
         raise _wrong_kind(state, action, "raise or pass")
-    modifier = action.modifier  # type: ignore[union-attr]
-    if modifier not in step.choices:
-        raise IllegalActionError(action, f"{state.rules.name} does not allow {modifier.value}")
-    plan = (*ex.plan[: ex.step + 1], *state.rules.raise_plan(modifier), *ex.plan[ex.step + 1 :])
-    ex = attrs.evolve(ex, modifier=modifier, plan=plan)
-    return _next_step(attrs.evolve(state, exchange=ex, history=history))
+    sd, xd, hands = _open(state)
+    sd["history"] = _push(state, ex.declarer, action)
+    if cls is Raise:
+        modifier = action.modifier  # type: ignore[union-attr]
+        if modifier not in step.choices:
+            raise IllegalActionError(action, f"{state.rules.name} does not allow {modifier.value}")
+        extra = state.rules.raise_plan(modifier)
+        xd["modifier"] = modifier
+        xd["plan"] = (*ex.plan[: ex.step + 1], *extra, *ex.plan[ex.step + 1 :])
+    return _next(sd, xd, hands)
 
 
 def _apply_drawing(state: State, action: Action) -> State:
@@ -694,13 +793,13 @@ def _apply_drawing(state: State, action: Action) -> State:
         raise IllegalActionError(
             action, f"a draw is {step.count} of the stock cards, not {CardSet(cards)}"
         )
-    seat = _seat(state, ex, step.role)
-    hands = _replace(state._hands, seat, state._hands[seat] | cards)
-    drawn = _replace(ex.drawn, seat, ex.drawn[seat] | cards)
-    state = attrs.evolve(
-        state, hands=hands, stock=state._stock & ~cards, history=_push(state, seat, action)
-    )
-    return _next_step(state, drawn=drawn)
+    seat = _role_seat(step.role, state.deal.order, ex.declarer)
+    sd, xd, hands = _open(state)
+    hands[seat] |= cards
+    sd["_stock"] = state._stock & ~cards
+    xd["drawn"] = _replace(ex.drawn, seat, ex.drawn[seat] | cards)
+    sd["history"] = _push(state, seat, action)
+    return _next(sd, xd, hands)
 
 
 def _apply_playing(state: State, action: Action) -> State:
@@ -721,23 +820,15 @@ def _apply_playing(state: State, action: Action) -> State:
             )
     hands = list(hands)
     hands[seat] = hand & ~(1 << card)
-    history = (*state.history, (seat, action))
+    d = state.__dict__.copy()
+    d["_hands"] = tuple(hands)
+    d["history"] = (*state.history, (seat, action))
     if len(trick) < 2:
-        return State(
-            state.rules,
-            state.deal,
-            Phase.PLAYING,
-            state.deal.next_seat[seat],
-            tuple(hands),
-            state._stock,
-            state.exchange,
-            (*trick, card),
-            state.leader,
-            state._won,
-            state._tricks,
-            history,
-            None,
-        )
+        d["to_move"] = state.deal.next_seat[seat]
+        d["_trick"] = (*trick, card)
+        new = _new_state(State)
+        _set_dict(new, "__dict__", d)
+        return new
     # the third card: the lowest index of the suit led wins
     c0, c1 = trick
     best, where = c0, 0
@@ -746,28 +837,18 @@ def _apply_playing(state: State, action: Action) -> State:
         best, where = c1, 1
     if card // 10 == suit and card < best:
         where = 2
-    nxt = state.deal.next_seat
     leader = state.leader
-    winner = leader if where == 0 else nxt[leader] if where == 1 else seat
+    winner = leader if where == 0 else state.deal.next_seat[leader] if where == 1 else seat
     won = list(state._won)
     won[winner] += _UNITS[c0] + _UNITS[c1] + _UNITS[card]
     tricks = list(state._tricks)
     tricks[winner] += 1
-    new = State(
-        state.rules,
-        state.deal,
-        Phase.PLAYING,
-        winner,
-        tuple(hands),
-        state._stock,
-        state.exchange,
-        (),
-        winner,
-        tuple(won),
-        tuple(tricks),
-        history,
-        None,
-    )
+    d["to_move"] = d["leader"] = winner
+    d["_trick"] = ()
+    d["_won"] = tuple(won)
+    d["_tricks"] = tuple(tricks)
+    new = _new_state(State)
+    _set_dict(new, "__dict__", d)
     if hands[winner]:
         return new
     return _finish(new, winner)
@@ -793,7 +874,7 @@ def _finish(state: State, last: int) -> State:
         adversary_tricks=sum(tricks) - tricks[declarer],
     )
     result = state.rules.score(tally)
-    return attrs.evolve(state, phase=Phase.OVER, to_move=None, result=result)
+    return _with(state, phase=Phase.OVER, to_move=None, result=result)
 
 
 def _apply_over(state: State, action: Action) -> State:

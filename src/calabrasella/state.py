@@ -14,7 +14,7 @@ import attrs
 
 from . import _bits
 from .actions import Action, Contract, Modifier
-from .cards import DECK, Card, CardSet
+from .cards import DECK, Card, CardSet, _cardset
 from .errors import RecordError
 
 if TYPE_CHECKING:
@@ -91,14 +91,9 @@ class Deal:
             raise RecordError(f"a deal has 3 or 4 hands, not {n}")
         if self.dealer >= n:
             raise RecordError(f"dealer={self.dealer}: no such seat at a table of {n}")
-        order = tuple((self.dealer + k) % n for k in range(1, 4))
-        next_seat = [0] * n
-        for k in range(3):
-            next_seat[order[k]] = order[(k + 1) % 3]
-        if n == 4:
-            next_seat[self.dealer] = order[0]
+        order, next_seat = _geometry(self.dealer, n)
         object.__setattr__(self, "order", order)
-        object.__setattr__(self, "next_seat", tuple(next_seat))
+        object.__setattr__(self, "next_seat", next_seat)
         seen = self.stock.mask
         if len(self.stock) != 4:
             raise RecordError(f"the stock has {len(self.stock)} cards, not 4")
@@ -120,7 +115,7 @@ class Deal:
         return self.order[0]
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Exchange:
     """What the auction decided and what has happened since (engine bookkeeping).
 
@@ -143,7 +138,7 @@ class Exchange:
     drawn: tuple[int, ...] = ()
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(slots=False, repr=False)
 class State:
     """A deal in progress: immutable, hashable, comparing by value.
 
@@ -264,12 +259,75 @@ class State:
 
     def view(self, seat: int) -> View:
         """Return what ``seat`` may know of this state (see :class:`calabrasella.View`)."""
-        from .views import view
-
-        return view(self, seat)
+        return _view(self, seat)
 
     def __repr__(self) -> str:
         return (
             f"<State {self.rules.name} {self.phase.name.lower()} "
             f"to_move={self.to_move} history={len(self.history)}>"
         )
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _with(s: State, **changes: Any) -> State:
+    """Return ``s`` with some fields replaced (by attribute name): the engine's fast evolve.
+
+    ``State`` keeps its fields in its instance dict, so a copy is one dict
+    copy; the class stays frozen for everybody else.
+    """
+    d = s.__dict__.copy()
+    d.update(changes)
+    new = _new(State)
+    _set(new, "__dict__", d)
+    return new
+
+
+_GEOMETRY: dict[tuple[int, int], tuple[tuple[int, int, int], tuple[int, ...]]] = {}
+
+
+def _geometry(dealer: int, players: int) -> tuple[tuple[int, int, int], tuple[int, ...]]:
+    """Return the active seats from the eldest hand, and each seat's next active seat."""
+    key = (dealer, players)
+    known = _GEOMETRY.get(key)
+    if known is None:
+        order = ((dealer + 1) % players, (dealer + 2) % players, (dealer + 3) % players)
+        next_seat = [0] * players
+        for k in range(3):
+            next_seat[order[k]] = order[(k + 1) % 3]
+        if players == 4:
+            next_seat[dealer] = order[0]
+        known = _GEOMETRY[key] = (order, tuple(next_seat))
+    return known
+
+
+def _trusted_deal(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
+    """Return a deal the engine made itself (no validation)."""
+    deal = _new(Deal)
+    order, next_seat = _geometry(dealer, len(hands))
+    _set(deal, "dealer", dealer)
+    _set(deal, "hands", tuple(_cardset(h) for h in hands))
+    _set(deal, "stock", _cardset(stock))
+    _set(deal, "order", order)
+    _set(deal, "next_seat", next_seat)
+    return deal
+
+
+def _make_state(d: dict[str, Any]) -> State:
+    """Return a state whose fields are ``d`` (trusted: no validation)."""
+    new = _new(State)
+    _set(new, "__dict__", d)
+    return new
+
+
+def _make_exchange(d: dict[str, Any]) -> Exchange:
+    """Return an exchange record whose fields are ``d`` (trusted: no validation)."""
+    new = _new(Exchange)
+    _set(new, "__dict__", d)
+    return new
+
+
+# views.py needs Phase and State from here: import it last.
+from .views import view as _view  # noqa: E402

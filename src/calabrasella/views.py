@@ -11,12 +11,12 @@ give it equal views.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import attrs
 
 from .actions import Action, Contract, Discard, Draw, GiveBack, Modifier
-from .cards import DECK, Card, CardSet
+from .cards import DECK, Card, CardSet, _cardset
 from .errors import IllegalActionError
 from .rulesets.base import GiveBackStep, Ruleset
 from .scoring import Result
@@ -47,7 +47,7 @@ _HIDDEN_GIVE_BACK = Hidden("give_back")
 _HIDDEN_DRAW = Hidden("draw")
 
 
-@attrs.frozen(kw_only=True, repr=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False)
 class View:
     """What one seat may know of a deal: hand it to that seat's player or bot.
 
@@ -137,62 +137,95 @@ def view(state: State, seat: int) -> View:
         >>> cb.view(s, 0).hand == s.hand(0)
         True
     """
-    from .engine import legal_actions
-
-    players = len(state._hands)
-    if type(seat) is not int or not 0 <= seat < players:
-        raise IllegalActionError(seat, f"not a seat at a table of {players}")
+    hands = state._hands
+    if type(seat) is not int or not 0 <= seat < len(hands):
+        raise IllegalActionError(seat, f"not a seat at a table of {len(hands)}")
     ex = state.exchange
     history = state.history
-    declarer = giver = None
-    called = given_back = None
-    exposed = discards = drawn = 0
-    if ex is not None:
-        declarer = ex.declarer
-        giver = ex.giver if ex.giver >= 0 else None
-        called = DECK[ex.called] if ex.called >= 0 else None
-        exposed = ex.exposed
-        discards = ex.discards[seat]
-        drawn = ex.drawn[seat]
-        face_up = any(type(s) is GiveBackStep and s.face_up for s in ex.plan)
-        if ex.gave_back >= 0 and (face_up or seat in (declarer, giver)):
-            given_back = DECK[ex.gave_back]
-        plays = 3 * sum(state._tricks) + len(state._trick)
-        cut = len(history) - plays
-        history = _redact(history[:cut], seat, face_up or seat in (declarer, giver)) + history[cut:]
-    trick_seats = []
-    s = state.leader
-    for _ in state._trick:
-        trick_seats.append(s)
-        s = state.deal.next_seat[s]
-    over = state.phase == Phase.OVER
-    return View(
-        rules=state.rules,
-        seat=seat,
-        dealer=state.deal.dealer,
-        phase=state.phase,
-        to_move=state.to_move,
-        hand=CardSet(state._hands[seat]),
-        hand_sizes=tuple(h.bit_count() for h in state._hands),
-        stock_size=state._stock.bit_count(),
-        declarer=declarer,
-        contract=ex.contract if ex is not None else None,
-        modifier=ex.modifier if ex is not None else None,
-        called=called,
-        giver=giver,
-        given_back=given_back,
-        exposed=CardSet(exposed),
-        discards=CardSet(discards),
-        drawn=CardSet(drawn),
-        trick=tuple((w, DECK[c]) for w, c in zip(trick_seats, state._trick)),
-        leader=state.leader,
-        tricks_won=state._tricks,
-        card_units_won=state._won,
-        history=history,
-        legal_actions=legal_actions(state) if state.to_move == seat else (),
-        final_stock=CardSet(state._stock) if over and ex is not None else None,
-        result=state.result,
-    )
+    trick = state._trick
+    over = state.phase is Phase.OVER
+    d: dict[str, Any] = {
+        "rules": state.rules,
+        "seat": seat,
+        "dealer": state.deal.dealer,
+        "phase": state.phase,
+        "to_move": state.to_move,
+        "hand": _cardset(hands[seat]),
+        "hand_sizes": tuple([h.bit_count() for h in hands]),
+        "stock_size": state._stock.bit_count(),
+        "leader": state.leader,
+        "tricks_won": state._tricks,
+        "card_units_won": state._won,
+        "legal_actions": _legal_actions(state) if state.to_move == seat else (),
+        "result": state.result,
+    }
+    if trick:
+        nxt = state.deal.next_seat
+        s = state.leader
+        pairs = []
+        for c in trick:
+            pairs.append((s, DECK[c]))
+            s = nxt[s]
+        d["trick"] = tuple(pairs)
+    else:
+        d["trick"] = ()
+    if ex is None:
+        d.update(_NO_EXCHANGE)
+        d["history"] = history
+    else:
+        declarer, giver = ex.declarer, ex.giver
+        face_up = _gives_back_face_up(ex.plan)
+        sees_give_back = face_up or seat == declarer or seat == giver
+        plays = 3 * (state._tricks[0] + state._tricks[1] + state._tricks[2]) if len(
+            hands
+        ) == 3 else 3 * sum(state._tricks)
+        cut = len(history) - plays - len(trick)
+        d["declarer"] = declarer
+        d["contract"] = ex.contract
+        d["modifier"] = ex.modifier
+        d["called"] = DECK[ex.called] if ex.called >= 0 else None
+        d["giver"] = giver if giver >= 0 else None
+        d["given_back"] = DECK[ex.gave_back] if ex.gave_back >= 0 and sees_give_back else None
+        d["exposed"] = _cardset(ex.exposed)
+        d["discards"] = _cardset(ex.discards[seat])
+        d["drawn"] = _cardset(ex.drawn[seat])
+        d["final_stock"] = _cardset(state._stock) if over else None
+        d["history"] = _redact(history[:cut], seat, sees_give_back) + history[cut:]
+    new = _new(View)
+    _set(new, "__dict__", d)
+    return new
+
+
+_EMPTY = CardSet()
+_NO_EXCHANGE: dict[str, Any] = {
+    "declarer": None,
+    "contract": None,
+    "modifier": None,
+    "called": None,
+    "giver": None,
+    "given_back": None,
+    "exposed": _EMPTY,
+    "discards": _EMPTY,
+    "drawn": _EMPTY,
+    "final_stock": None,
+}
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _legal_actions(state: State) -> tuple[Action, ...]:
+    global _legal_actions
+    from .engine import legal_actions
+
+    _legal_actions = legal_actions
+    return legal_actions(state)
+
+
+def _gives_back_face_up(plan: tuple[object, ...]) -> bool:
+    for step in plan:
+        if type(step) is GiveBackStep:
+            return step.face_up
+    return False
 
 
 def _redact(

@@ -28,6 +28,7 @@ __all__ = ["Cavendish", "CAVENDISH", "threes_then_twos"]
 
 _THREES = sum(1 << (10 * s) for s in range(4))
 _TWOS = _THREES << 1
+_STAND = (Contract.STAND,)
 _PLAN: tuple[Step, ...] = (
     CallStep(),
     GiveBackStep(face_up=False),
@@ -86,9 +87,12 @@ class Cavendish(Ruleset):
         self, order: tuple[int, ...], calls: Calls
     ) -> tuple[int, tuple[Contract, ...]] | None:
         """The eldest, the next, then the dealer say stand or pass; the first to stand plays."""
-        if len(calls) == 3 or any(bid is not None for _, bid in calls):
+        for _, bid in calls:
+            if bid is not None:
+                return None
+        if len(calls) == 3:
             return None
-        return order[len(calls)], (Contract.STAND,)
+        return order[len(calls)], _STAND
 
     def exchange_plan(self, contract: Contract) -> tuple[Step, ...]:
         """Ask, give back unseen, discard 1 to 4, expose the stock, take as many."""
