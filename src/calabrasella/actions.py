@@ -79,7 +79,7 @@ class Modifier(enum.Enum):
 
 
 def _card_field() -> Card:
-    return attrs.field(validator=attrs.validators.instance_of(Card))  # type: ignore[no-any-return]
+    return attrs.field(validator=attrs.validators.instance_of(Card))
 
 
 @attrs.frozen

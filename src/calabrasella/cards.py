@@ -28,7 +28,7 @@ from typing_extensions import Self
 from . import _bits
 from .errors import NotationError
 
-__all__ = ["Card", "CardSet", "Rank", "Suit", "DECK"]
+__all__ = ["DECK", "Card", "CardSet", "Rank", "Suit"]
 
 
 class Suit(enum.IntEnum):
@@ -169,12 +169,12 @@ _NAME_SPLIT = re.compile(r"[\s_\-]+")
 _FILLER = frozenset({"of", "di", "de", "del", "della", "dei", "delle"})
 
 
-def _suit_validator(instance: object, attribute: object, value: object) -> None:
+def _suit_validator(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, Suit):
         raise NotationError(f"not a suit: {value!r} (use Suit.COINS and so on)")
 
 
-def _rank_validator(instance: object, attribute: object, value: object) -> None:
+def _rank_validator(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, Rank):
         raise NotationError(f"not a rank: {value!r} (use Rank.ACE and so on)")
 
@@ -284,12 +284,12 @@ class Card:
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is Card:
-            return self.index == other.index  # type: ignore[attr-defined, no-any-return]
+            return self.index == other.index
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         if other.__class__ is Card:
-            return self.index != other.index  # type: ignore[attr-defined, no-any-return]
+            return self.index != other.index
         return NotImplemented
 
     def __hash__(self) -> int:
@@ -370,7 +370,7 @@ def _cardset(mask: int) -> CardSet:
 
 def _to_index(card: object) -> int:
     if card.__class__ is Card:
-        return card.index  # type: ignore[attr-defined, no-any-return]
+        return card.index
     if isinstance(card, str):
         return Card.parse(card).index
     raise NotationError(f"not a card: {card!r}")
@@ -477,7 +477,7 @@ class CardSet:
     def __contains__(self, card: object) -> bool:
         """Tell whether ``card`` (a :class:`Card` or its notation) is in the set."""
         if card.__class__ is Card:
-            return bool(self.mask >> card.index & 1)  # type: ignore[attr-defined]
+            return bool(self.mask >> card.index & 1)
         if isinstance(card, str):
             try:
                 return bool(self.mask >> Card.parse(card).index & 1)

@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any, Callable, Union
 
-
 from . import _bits
 from .actions import (
     BIDS,
@@ -450,7 +449,7 @@ def _push(state: State, seat: int, action: Action) -> tuple[tuple[int, Action], 
 
 def _calls(state: State) -> tuple[tuple[int, Contract | None], ...]:
     return tuple(
-        (seat, action.contract if type(action) is Bid else None)  # type: ignore[union-attr]
+        (seat, action.contract if type(action) is Bid else None)
         for seat, action in state.history
     )
 
@@ -647,7 +646,7 @@ def _apply_calling(state: State, action: Action) -> State:
         raise _wrong_kind(state, action, "call a card")
     ex = state.exchange
     assert ex is not None
-    card = action.card.index  # type: ignore[union-attr]
+    card = action.card.index
     declarer = ex.declarer
     if state._hands[declarer] >> card & 1:
         raise IllegalActionError(action, f"seat {declarer} holds {DECK[card]} already")
@@ -675,7 +674,7 @@ def _apply_giving_back(state: State, action: Action) -> State:
         raise _wrong_kind(state, action, "give a card back")
     ex = state.exchange
     assert ex is not None
-    card = action.card.index  # type: ignore[union-attr]
+    card = action.card.index
     declarer = ex.declarer
     if not state._hands[declarer] >> card & 1:
         raise IllegalActionError(action, f"seat {declarer} does not hold {DECK[card]}")
@@ -788,7 +787,7 @@ def _apply_drawing(state: State, action: Action) -> State:
     assert ex is not None
     step = ex.plan[ex.step]
     assert isinstance(step, DrawStep)
-    cards = action.cards.mask  # type: ignore[union-attr]
+    cards = action.cards.mask
     if cards & ~state._stock or cards.bit_count() != step.count:
         raise IllegalActionError(
             action, f"a draw is {step.count} of the stock cards, not {CardSet(cards)}"
@@ -805,7 +804,7 @@ def _apply_drawing(state: State, action: Action) -> State:
 def _apply_playing(state: State, action: Action) -> State:
     if action.__class__ is not Play:
         raise _wrong_kind(state, action, "play a card")
-    card = action.card.index  # type: ignore[union-attr]
+    card = action.card.index
     seat: int = state.to_move  # type: ignore[assignment]
     hands = state._hands
     hand = hands[seat]
@@ -818,10 +817,10 @@ def _apply_playing(state: State, action: Action) -> State:
             raise IllegalActionError(
                 action, f"seat {seat} must follow suit: {DECK[trick[0]].suit.name.lower()} was led"
             )
-    hands = list(hands)
-    hands[seat] = hand & ~(1 << card)
+    new_hands = list(hands)
+    new_hands[seat] = hand & ~(1 << card)
     d = state.__dict__.copy()
-    d["_hands"] = tuple(hands)
+    d["_hands"] = tuple(new_hands)
     d["history"] = (*state.history, (seat, action))
     if len(trick) < 2:
         d["to_move"] = state.deal.next_seat[seat]
@@ -849,7 +848,7 @@ def _apply_playing(state: State, action: Action) -> State:
     d["_tricks"] = tuple(tricks)
     new = _new_state(State)
     _set_dict(new, "__dict__", d)
-    if hands[winner]:
+    if new_hands[winner]:
         return new
     return _finish(new, winner)
 

@@ -14,7 +14,7 @@ import attrs
 
 from .actions import Contract, Modifier
 
-__all__ = ["Bonus", "Result", "Side", "Tally", "TOTAL_UNITS", "settle"]
+__all__ = ["TOTAL_UNITS", "Bonus", "Result", "Side", "Tally", "settle"]
 
 #: Units distributed in every deal: 32 in the cards and 3 for the last trick.
 TOTAL_UNITS = 35

@@ -8,7 +8,7 @@ a seat its :meth:`State.view` rather than the state itself.
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .scoring import Result
     from .views import View
 
-__all__ = ["Deal", "Phase", "State", "HistoryEntry"]
+__all__ = ["Deal", "HistoryEntry", "Phase", "State"]
 
 #: One entry of a state's history: the seat that acted (or drew) and the action.
 HistoryEntry = tuple[int, Action]
@@ -48,17 +48,17 @@ class Phase(enum.IntEnum):
     OVER = 8
 
 
-def _dealer_validator(instance: Any, attribute: Any, value: object) -> None:
+def _dealer_validator(instance: Any, attribute: Any, value: Any) -> None:
     if type(value) is not int or not 0 <= value < 4:
         raise RecordError(f"dealer={value!r}: expected a seat number 0..3")
 
 
-def _hands_validator(instance: Any, attribute: Any, value: object) -> None:
+def _hands_validator(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, tuple) or not all(isinstance(h, CardSet) for h in value):
         raise RecordError(f"hands={value!r}: expected a tuple of CardSet")
 
 
-def _stock_validator(instance: Any, attribute: Any, value: object) -> None:
+def _stock_validator(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, CardSet):
         raise RecordError(f"stock={value!r}: expected a CardSet")
 
@@ -125,7 +125,7 @@ class Exchange:
 
     declarer: int
     contract: Contract
-    modifier: Optional[Modifier]
+    modifier: Modifier | None
     plan: tuple[Step, ...]
     step: int
     count: int = 0
@@ -157,16 +157,16 @@ class State:
     deal: Deal
     phase: Phase
     #: The seat to act; ``None`` at a chance node and when the deal is over.
-    to_move: Optional[int]
+    to_move: int | None
     _hands: tuple[int, ...]
     _stock: int
-    exchange: Optional[Exchange]
+    exchange: Exchange | None
     _trick: tuple[int, ...]
     leader: int
     _won: tuple[int, ...]
     _tricks: tuple[int, ...]
     history: tuple[HistoryEntry, ...]
-    result: Optional[Result]
+    result: Result | None
 
     # --- read-only queries -------------------------------------------------
 

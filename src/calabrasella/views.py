@@ -11,7 +11,7 @@ give it equal views.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
@@ -89,16 +89,16 @@ class View:
     seat: int
     dealer: int
     phase: Phase
-    to_move: Optional[int]
+    to_move: int | None
     hand: CardSet
     hand_sizes: tuple[int, ...]
     stock_size: int
-    declarer: Optional[int]
-    contract: Optional[Contract]
-    modifier: Optional[Modifier]
-    called: Optional[Card]
-    giver: Optional[int]
-    given_back: Optional[Card]
+    declarer: int | None
+    contract: Contract | None
+    modifier: Modifier | None
+    called: Card | None
+    giver: int | None
+    given_back: Card | None
     exposed: CardSet
     discards: CardSet
     drawn: CardSet
@@ -108,8 +108,8 @@ class View:
     card_units_won: tuple[int, ...]
     history: tuple[tuple[int, Union[Action, Hidden]], ...]
     legal_actions: tuple[Action, ...]
-    final_stock: Optional[CardSet]
-    result: Optional[Result]
+    final_stock: CardSet | None
+    result: Result | None
 
     @property
     def is_over(self) -> bool:
@@ -175,7 +175,7 @@ def view(state: State, seat: int) -> View:
     else:
         declarer, giver = ex.declarer, ex.giver
         face_up = _gives_back_face_up(ex.plan)
-        sees_give_back = face_up or seat == declarer or seat == giver
+        sees_give_back = face_up or seat in (declarer, giver)
         plays = 3 * (state._tricks[0] + state._tricks[1] + state._tricks[2]) if len(
             hands
         ) == 3 else 3 * sum(state._tricks)

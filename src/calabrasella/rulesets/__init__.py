@@ -23,6 +23,7 @@ from .cavendish import CAVENDISH, Cavendish
 __all__ = [
     "CALABRESELLA",
     "CAVENDISH",
+    "STAKES",
     "Calabresella",
     "CallStep",
     "Cavendish",
@@ -33,7 +34,6 @@ __all__ = [
     "RaiseStep",
     "Role",
     "Ruleset",
-    "STAKES",
     "Step",
     "TakeStep",
     "find_ruleset",

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, Optional, Union
+from typing import Any, ClassVar, Literal, Union
 
 import attrs
 
@@ -133,7 +133,7 @@ Step = Union[CallStep, GiveBackStep, DiscardStep, ExposeStep, TakeStep, RaiseSte
 """Any exchange step."""
 
 #: The auction so far: (seat, bid) pairs, ``None`` for a pass, in speaking order.
-Calls = Sequence[tuple[int, Optional[Contract]]]
+Calls = Sequence[tuple[int, Contract | None]]
 
 
 def _players_validator(instance: object, attribute: Any, value: object) -> None:

@@ -11,8 +11,8 @@ from ..cards import CardSet
 from ..errors import RulesetError
 from ..scoring import Bonus, Result, Side, Tally, settle
 from .base import (
-    CallStep,
     Calls,
+    CallStep,
     DiscardStep,
     DrawStep,
     ExposeStep,
@@ -27,7 +27,7 @@ from .base import (
 )
 from .cavendish import threes_then_twos
 
-__all__ = ["Calabresella", "CALABRESELLA", "STAKES"]
+__all__ = ["CALABRESELLA", "STAKES", "Calabresella"]
 
 #: The stake of each contract, and of solissimo raised.
 STAKES: dict[Contract | Modifier, int] = {

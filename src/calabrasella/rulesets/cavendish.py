@@ -11,8 +11,8 @@ from ..actions import Contract
 from ..cards import CardSet
 from ..scoring import TOTAL_UNITS, Bonus, Result, Side, Tally, settle
 from .base import (
-    CallStep,
     Calls,
+    CallStep,
     DiscardStep,
     ExposeStep,
     GiveBackStep,
@@ -24,7 +24,7 @@ from .base import (
     flag,
 )
 
-__all__ = ["Cavendish", "CAVENDISH", "threes_then_twos"]
+__all__ = ["CAVENDISH", "Cavendish", "threes_then_twos"]
 
 _THREES = sum(1 << (10 * s) for s in range(4))
 _TWOS = _THREES << 1
