@@ -20,7 +20,7 @@ from .cards import DECK, Card, CardSet, _cardset
 from .errors import IllegalActionError
 from .rulesets.base import GiveBackStep, Ruleset
 from .scoring import Result
-from .state import Phase
+from .state import Exchange, Phase
 
 if TYPE_CHECKING:
     from .state import State
@@ -173,24 +173,12 @@ def view(state: State, seat: int) -> View:
         d.update(_NO_EXCHANGE)
         d["history"] = history
     else:
-        declarer, giver = ex.declarer, ex.giver
-        face_up = _gives_back_face_up(ex.plan)
-        sees_give_back = face_up or seat in (declarer, giver)
-        plays = 3 * (state._tricks[0] + state._tricks[1] + state._tricks[2]) if len(
-            hands
-        ) == 3 else 3 * sum(state._tricks)
-        cut = len(history) - plays - len(trick)
-        d["declarer"] = declarer
-        d["contract"] = ex.contract
-        d["modifier"] = ex.modifier
-        d["called"] = DECK[ex.called] if ex.called >= 0 else None
-        d["giver"] = giver if giver >= 0 else None
-        d["given_back"] = DECK[ex.gave_back] if ex.gave_back >= 0 and sees_give_back else None
-        d["exposed"] = _cardset(ex.exposed)
-        d["discards"] = _cardset(ex.discards[seat])
-        d["drawn"] = _cardset(ex.drawn[seat])
+        plays = 3 * sum(state._tricks) + len(trick)
+        cut = len(history) - plays
+        fixed = _exchange_part(ex, seat, history, cut, state.phase >= Phase.PLAYING)
+        d.update(fixed[0])
+        d["history"] = fixed[1] + history[cut:] if plays else fixed[1]
         d["final_stock"] = _cardset(state._stock) if over else None
-        d["history"] = _redact(history[:cut], seat, sees_give_back) + history[cut:]
     new = _new(View)
     _set(new, "__dict__", d)
     return new
@@ -219,6 +207,50 @@ def _legal_actions(state: State) -> tuple[Action, ...]:
 
     _legal_actions = legal_actions
     return legal_actions(state)
+
+
+_Part = tuple[dict[str, Any], tuple[tuple[int, Union[Action, Hidden]], ...]]
+
+
+def _exchange_part(
+    ex: Exchange,
+    seat: int,
+    history: tuple[tuple[int, Action], ...],
+    cut: int,
+    settled: bool,
+) -> _Part:
+    """Return the view fields the exchange decides for ``seat``, and the redacted
+    history before the play.
+
+    Once the play has begun the exchange never changes, and all the states
+    of the play share one exchange record: the answer is memoized on it
+    (outside its attrs fields, so equality, hashing and repr ignore it).
+    """
+    cache: dict[int, _Part] | None = ex.__dict__.get("_view_memo") if settled else None
+    if cache is not None:
+        part = cache.get(seat)
+        if part is not None:
+            return part
+    declarer, giver = ex.declarer, ex.giver
+    sees_give_back = _gives_back_face_up(ex.plan) or seat in (declarer, giver)
+    fields = {
+        "declarer": declarer,
+        "contract": ex.contract,
+        "modifier": ex.modifier,
+        "called": DECK[ex.called] if ex.called >= 0 else None,
+        "giver": giver if giver >= 0 else None,
+        "given_back": DECK[ex.gave_back] if ex.gave_back >= 0 and sees_give_back else None,
+        "exposed": _cardset(ex.exposed),
+        "discards": _cardset(ex.discards[seat]),
+        "drawn": _cardset(ex.drawn[seat]),
+    }
+    part = (fields, _redact(history[:cut], seat, sees_give_back))
+    if settled:
+        if cache is None:
+            cache = {}
+            _set(ex, "_view_memo", cache)
+        cache[seat] = part
+    return part
 
 
 def _gives_back_face_up(plan: tuple[object, ...]) -> bool:
