@@ -165,11 +165,22 @@ class Calabresella(Ruleset):
             return declarer
         return order[0]
 
+    def stake(self, contract: Contract, modifier: Modifier | None) -> int:
+        """Return the stake of a contract: chiamo 1, solo 2, solissimo 4, dividete 8, scegliete 16.
+
+        Override it in a subclass for another stake table.
+
+        Example:
+            >>> CALABRESELLA.stake(Contract.SOLISSIMO, Modifier.SCEGLIETE)
+            16
+        """
+        return STAKES[modifier or contract]
+
     def score(self, tally: Tally) -> Result:
         """The stake, x2 for cappotto, x3 for stramazzo, from or to each adversary."""
         du, au = tally.declarer_units, tally.adversary_units
         won = du >= _WIN_UNITS
-        base = STAKES[tally.modifier or tally.contract]
+        base = self.stake(tally.contract, tally.modifier)
         multiplier, bonus = 1, None
         notes = [f"declarer {du} units ({du // 3} points), adversaries {au} ({au // 3})"]
         if tally.declarer_tricks == 0 or tally.adversary_tricks == 0:
