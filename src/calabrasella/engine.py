@@ -444,7 +444,7 @@ def _describe(action: object) -> str:
 
 
 def _push(state: State, seat: int, action: Action) -> tuple[tuple[int, Action], ...]:
-    return (*state.history, (seat, action))
+    return state.history + ((seat, action),)
 
 
 def _calls(state: State) -> tuple[tuple[int, Contract | None], ...]:
@@ -821,7 +821,7 @@ def _apply_playing(state: State, action: Action) -> State:
     new_hands[seat] = hand & ~(1 << card)
     d = state.__dict__.copy()
     d["_hands"] = tuple(new_hands)
-    d["history"] = (*state.history, (seat, action))
+    d["history"] = state.history + ((seat, action),)
     if len(trick) < 2:
         d["to_move"] = state.deal.next_seat[seat]
         d["_trick"] = (*trick, card)
