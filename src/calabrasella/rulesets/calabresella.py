@@ -41,6 +41,10 @@ _BIDS = (Contract.CHIAMO, Contract.SOLO, Contract.SOLISSIMO)
 _WIN_UNITS = 18
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _stramazzo_validator(instance: object, attribute: object, value: object) -> None:
     if value not in (1, 3) or type(value) is not int:
         raise RulesetError(f"stramazzo_below={value!r}: expected 3 (less than a point) or 1 (none)")
@@ -182,7 +186,10 @@ class Calabresella(Ruleset):
         won = du >= _WIN_UNITS
         base = self.stake(tally.contract, tally.modifier)
         multiplier, bonus = 1, None
-        notes = [f"declarer {du} units ({du // 3} points), adversaries {au} ({au // 3})"]
+        notes = [
+            f"declarer {_count(du, 'unit')} ({_count(du // 3, 'point')}), "
+            f"adversaries {_count(au, 'unit')} ({_count(au // 3, 'point')})"
+        ]
         if tally.declarer_tricks == 0 or tally.adversary_tricks == 0:
             multiplier, bonus = 2, Bonus.CAPPOTTO
             who = "the declarer" if tally.adversary_tricks == 0 else "the adversaries"
@@ -193,7 +200,7 @@ class Calabresella(Ruleset):
                 multiplier, bonus = 3, Bonus.STRAMAZZO
                 who = "the adversaries" if won else "the declarer"
                 notes.append(
-                    f"stramazzo: {who} took a trick but only {losers} card units, "
+                    f"stramazzo: {who} took a trick but only {_count(losers, 'card unit')}, "
                     f"fewer than {self.stramazzo_below} (x3)"
                 )
         value = base * multiplier
