@@ -253,20 +253,22 @@ def start(rules: Ruleset, deal: Deal) -> State:
     if turn is None:  # pragma: no cover - a ruleset must let someone speak
         raise RulesetError(f"{rules.name}: nobody may speak in the auction")
     zeros = (0,) * n
-    return State(
-        rules,
-        deal,
-        Phase.BIDDING,
-        turn[0],
-        tuple(h.mask for h in deal.hands),
-        deal.stock.mask,
-        None,
-        (),
-        turn[0],
-        zeros,
-        zeros,
-        (),
-        None,
+    return _make_state(
+        {
+            "rules": rules,
+            "deal": deal,
+            "phase": Phase.BIDDING,
+            "to_move": turn[0],
+            "_hands": tuple([h.mask for h in deal.hands]),
+            "_stock": deal.stock.mask,
+            "exchange": None,
+            "_trick": (),
+            "leader": turn[0],
+            "_won": zeros,
+            "_tricks": zeros,
+            "history": (),
+            "result": None,
+        }
     )
 
 
