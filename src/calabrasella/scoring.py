@@ -180,3 +180,47 @@ def settle(
         payments[seat] = -sign * value
         payments[tally.declarer] += sign * value
     return tuple(payments)
+
+
+def result_of(
+    tally: Tally,
+    *,
+    declarer_won: bool,
+    base: int,
+    multiplier: int = 1,
+    bonus: Bonus | None = None,
+    notes: tuple[str, ...] = (),
+    dealer_shares: bool,
+) -> Result:
+    """Return the :class:`Result` of a tally whose value per payer is ``base * multiplier``.
+
+    The shared tail of every ruleset's ``score`` hook: it fills in the units,
+    tricks, winner and each seat's payment (see :func:`settle`).
+
+    Example:
+        >>> from calabrasella import Contract
+        >>> t = Tally(players=3, dealer=0, declarer=1, contract=Contract.STAND,
+        ...           modifier=None, declarer_card_units=20, adversary_card_units=12,
+        ...           stock_units=0, declarer_last=True, declarer_tricks=7,
+        ...           adversary_tricks=5)
+        >>> result_of(t, declarer_won=True, base=11, dealer_shares=True).payments
+        (-11, 22, -11)
+    """
+    value = base * multiplier
+    return Result(
+        void=False,
+        declarer=tally.declarer,
+        contract=tally.contract,
+        modifier=tally.modifier,
+        declarer_units=tally.declarer_units,
+        adversary_units=tally.adversary_units,
+        declarer_tricks=tally.declarer_tricks,
+        adversary_tricks=tally.adversary_tricks,
+        winner=Side.DECLARER if declarer_won else Side.ADVERSARIES,
+        base=base,
+        multiplier=multiplier,
+        bonus=bonus,
+        value=value,
+        payments=settle(tally, declarer_won=declarer_won, value=value, dealer_shares=dealer_shares),
+        notes=notes,
+    )

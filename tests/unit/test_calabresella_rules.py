@@ -14,12 +14,12 @@ Card units: ace 3; 3, 2, K, Q, J 1 each; 7, 6, 5, 4 nothing; 32 in the cards,
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, MutableSequence
 from typing import Any, cast
 
 import pytest
+from support import assert_illegal
 
 import calabrasella as cb
 
@@ -82,25 +82,6 @@ def finished(state: cb.State) -> cb.Result:
 
 def history_of(view: cb.View) -> list[tuple[int, cb.Action | cb.Hidden]]:
     return list(view.history)
-
-
-def assert_illegal(state: cb.State, action: object, *words: str) -> cb.IllegalActionError:
-    """Apply ``action``, expect IllegalActionError naming it and a reason; ``state`` is unchanged."""
-    before = copy.deepcopy(state)
-    digest = hash(state)
-    with pytest.raises(cb.IllegalActionError) as info:
-        cb.apply(state, cast(cb.Action, action))
-    error = info.value
-    assert isinstance(error, ValueError)
-    assert error.action is action
-    assert error.reason
-    for word in words:
-        assert word in error.reason.lower(), (word, error.reason)
-    assert state == before
-    assert hash(state) == digest
-    assert not cb.is_legal(state, cast(cb.Action, action))
-    assert action not in cb.legal_actions(state)
-    return error
 
 
 # --- DEAL_A: dealer 0 (turn order 1, 2, 0); seat 1 holds every coin ------------------------

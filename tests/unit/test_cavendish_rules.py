@@ -9,12 +9,12 @@ table, the eldest hand is seat 1, then seat 2, then the dealer (seat 0).
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, MutableSequence
-from typing import Any, cast
+from typing import Any
 
 import pytest
+from support import assert_illegal
 
 import calabrasella as cb
 
@@ -40,25 +40,6 @@ def apply_all(state: cb.State, actions: Iterable[cb.Action]) -> cb.State:
     for action in actions:
         state = cb.apply(state, action)
     return state
-
-
-def assert_illegal(state: cb.State, action: object, *words: str) -> cb.IllegalActionError:
-    """Apply ``action``, expect IllegalActionError naming it, and check ``state`` is unchanged."""
-    before = copy.deepcopy(state)
-    digest = hash(state)
-    with pytest.raises(cb.IllegalActionError) as info:
-        cb.apply(state, cast(cb.Action, action))
-    error = info.value
-    assert isinstance(error, ValueError)
-    assert error.action is action
-    assert error.reason
-    for word in words:
-        assert word in error.reason.lower(), (word, error.reason)
-    assert state == before
-    assert hash(state) == digest
-    assert not cb.is_legal(state, cast(cb.Action, action))
-    assert action not in cb.legal_actions(state)
-    return error
 
 
 # --- DEAL_A: dealer 0, eldest seat 1 -------------------------------------------

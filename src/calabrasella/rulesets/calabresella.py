@@ -9,7 +9,7 @@ import attrs
 from ..actions import Contract, Modifier
 from ..cards import CardSet
 from ..errors import RulesetError
-from ..scoring import Bonus, Result, Side, Tally, settle
+from ..scoring import Bonus, Result, Tally, result_of
 from .base import (
     Calls,
     CallStep,
@@ -203,24 +203,16 @@ class Calabresella(Ruleset):
                     f"stramazzo: {who} took a trick but only {_count(losers, 'card unit')}, "
                     f"fewer than {self.stramazzo_below} (x3)"
                 )
-        value = base * multiplier
-        notes.append(f"the declarer {'wins' if won else 'loses'} {value} {'from' if won else 'to'} each")
-        return Result(
-            void=False,
-            declarer=tally.declarer,
-            contract=tally.contract,
-            modifier=tally.modifier,
-            declarer_units=du,
-            adversary_units=au,
-            declarer_tricks=tally.declarer_tricks,
-            adversary_tricks=tally.adversary_tricks,
-            winner=Side.DECLARER if won else Side.ADVERSARIES,
+        verb, prep = ("wins", "from") if won else ("loses", "to")
+        notes.append(f"the declarer {verb} {base * multiplier} {prep} each")
+        return result_of(
+            tally,
+            declarer_won=won,
             base=base,
             multiplier=multiplier,
             bonus=bonus,
-            value=value,
-            payments=settle(tally, declarer_won=won, value=value, dealer_shares=self.dealer_shares),
             notes=tuple(notes),
+            dealer_shares=self.dealer_shares,
         )
 
 

@@ -9,7 +9,7 @@ import attrs
 from .._bits import FULL
 from ..actions import Contract
 from ..cards import CardSet
-from ..scoring import TOTAL_UNITS, Bonus, Result, Side, Tally, settle
+from ..scoring import TOTAL_UNITS, Bonus, Result, Tally, result_of
 from .base import (
     Calls,
     CallStep,
@@ -121,23 +121,16 @@ class Cavendish(Ruleset):
             bonus, multiplier = Bonus.ALL_POINTS, 2
             notes.append("one side took all 35: the value is doubled")
         base = abs(du - au)
-        value = base * multiplier
-        notes.append(f"he {'wins' if won else 'loses'} {value} {'from' if won else 'to'} each")
-        return Result(
-            void=False,
-            declarer=tally.declarer,
-            contract=tally.contract,
-            declarer_units=du,
-            adversary_units=au,
-            declarer_tricks=tally.declarer_tricks,
-            adversary_tricks=tally.adversary_tricks,
-            winner=Side.DECLARER if won else Side.ADVERSARIES,
+        verb, prep = ("wins", "from") if won else ("loses", "to")
+        notes.append(f"he {verb} {base * multiplier} {prep} each")
+        return result_of(
+            tally,
+            declarer_won=won,
             base=base,
             multiplier=multiplier,
             bonus=bonus,
-            value=value,
-            payments=settle(tally, declarer_won=won, value=value, dealer_shares=self.dealer_shares),
             notes=tuple(notes),
+            dealer_shares=self.dealer_shares,
         )
 
 
