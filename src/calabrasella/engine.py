@@ -51,7 +51,7 @@ from .rulesets.base import (
     TakeStep,
 )
 from .scoring import Result, Tally
-from .state import Deal, Exchange, Phase, State, _make_exchange, _make_state, _trusted_deal, _with
+from .state import Deal, Exchange, Phase, State, _make_exchange, _trusted_deal
 
 __all__ = [
     "apply",
@@ -67,8 +67,7 @@ __all__ = [
 
 _UNITS = _bits.UNITS
 _PLAYING = Phase.PLAYING
-_new_state = object.__new__
-_set_dict = object.__setattr__
+_tuple_new = tuple.__new__
 _SUIT_MASKS = _bits.SUIT_MASKS
 _indices = _bits.indices
 
@@ -253,22 +252,20 @@ def start(rules: Ruleset, deal: Deal) -> State:
     if turn is None:  # pragma: no cover - a ruleset must let someone speak
         raise RulesetError(f"{rules.name}: nobody may speak in the auction")
     zeros = (0,) * n
-    return _make_state(
-        {
-            "rules": rules,
-            "deal": deal,
-            "phase": Phase.BIDDING,
-            "to_move": turn[0],
-            "_hands": tuple([h.mask for h in deal.hands]),
-            "_stock": deal.stock.mask,
-            "exchange": None,
-            "_trick": (),
-            "leader": turn[0],
-            "_won": zeros,
-            "_tricks": zeros,
-            "history": (),
-            "result": None,
-        }
+    return State(
+        rules,
+        deal,
+        Phase.BIDDING,
+        turn[0],
+        tuple([h.mask for h in deal.hands]),
+        deal.stock.mask,
+        None,
+        (),
+        turn[0],
+        zeros,
+        zeros,
+        (),
+        None,
     )
 
 
@@ -290,8 +287,8 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         (Pass(), Bid(contract=<Contract.STAND: 'stand'>))
     """
     if state.phase is _PLAYING:
-        hand = state._hands[state.to_move]  # type: ignore[index]
-        trick = state._trick
+        hand = state.hand_masks[state.to_move]  # type: ignore[index]
+        trick = state.trick_cards
         if trick:
             suit = trick[0] // 10
             in_suit = hand >> (10 * suit) & 1023
@@ -320,7 +317,7 @@ def _legal_calling(state: State) -> tuple[Action, ...]:
 def _legal_giving_back(state: State) -> tuple[Action, ...]:
     ex = state.exchange
     assert ex is not None
-    hand = state._hands[ex.declarer] & ~(1 << ex.called if ex.called >= 0 else 0)
+    hand = state.hand_masks[ex.declarer] & ~(1 << ex.called if ex.called >= 0 else 0)
     return _card_actions(GIVE_BACKS, hand)
 
 
@@ -328,7 +325,7 @@ def _legal_discarding(state: State) -> tuple[Action, ...]:
     ex = state.exchange
     assert ex is not None and state.to_move is not None
     low, _ = _discard_bounds(state, ex)
-    cards = _card_actions(DISCARDS, state._hands[state.to_move])
+    cards = _card_actions(DISCARDS, state.hand_masks[state.to_move])
     return (DONE, *cards) if ex.count >= low else cards
 
 
@@ -337,7 +334,7 @@ def _legal_taking(state: State) -> tuple[Action, ...]:
     assert ex is not None
     step = ex.plan[ex.step]
     assert isinstance(step, TakeStep)
-    cards = _card_actions(TAKES, state._stock & ~_laid_down(ex.discards))
+    cards = _card_actions(TAKES, state.stock_mask & ~_laid_down(ex.discards))
     return (DONE, *cards) if step.count == "any" else cards
 
 
@@ -362,7 +359,7 @@ def _draw_masks(state: State) -> list[int]:
     assert ex is not None
     step = ex.plan[ex.step]
     assert isinstance(step, DrawStep)
-    masks = [sum(1 << i for i in combo) for combo in combinations(_indices(state._stock), step.count)]
+    masks = [sum(1 << i for i in combo) for combo in combinations(_indices(state.stock_mask), step.count)]
     return sorted(masks)
 
 
@@ -461,17 +458,36 @@ def _calls(state: State) -> tuple[tuple[int, Contract | None], ...]:
 # touched, and no intermediate states are built.
 
 _Fields = dict[str, Any]
+_Slots = list[Any]  # a state's fields, in order, while an action is applied
+(
+    _RULES,
+    _DEAL,
+    _PHASE,
+    _TO_MOVE,
+    _HANDS,
+    _STOCK,
+    _EXCHANGE,
+    _TRICK,
+    _LEADER,
+    _UNITS_WON,
+    _TRICKS_WON,
+    _HISTORY,
+    _RESULT,
+) = range(13)
+assert State._fields[_STOCK] == "stock_mask" and State._fields[_HISTORY] == "history"
 
 
-def _open(state: State) -> tuple[_Fields, _Fields, list[int]]:
+def _open(state: State) -> tuple[_Slots, _Fields, list[int]]:
     assert state.exchange is not None
-    return state.__dict__.copy(), state.exchange.__dict__.copy(), list(state._hands)
+    xd = state.exchange.__dict__.copy()
+    xd.pop("_view_memo", None)
+    return list(state), xd, list(state.hand_masks)
 
 
-def _close(sd: _Fields, xd: _Fields, hands: list[int]) -> State:
-    sd["_hands"] = tuple(hands)
-    sd["exchange"] = _make_exchange(xd)
-    return _make_state(sd)
+def _close(sd: _Slots, xd: _Fields, hands: list[int]) -> State:
+    sd[_HANDS] = tuple(hands)
+    sd[_EXCHANGE] = _make_exchange(xd)
+    return _tuple_new(State, sd)
 
 
 def _role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
@@ -488,7 +504,7 @@ def _callable_mask(rules: Ruleset, hand: int, contract: Contract) -> int:
 def _callable(state: State) -> int:
     ex = state.exchange
     assert ex is not None
-    return _callable_mask(state.rules, state._hands[ex.declarer], ex.contract)
+    return _callable_mask(state.rules, state.hand_masks[ex.declarer], ex.contract)
 
 
 def _discard_bounds(state: State, ex: Exchange) -> tuple[int, int]:
@@ -512,11 +528,11 @@ def _replace(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
-def _advance(sd: _Fields, xd: _Fields, hands: list[int]) -> None:
+def _advance(sd: _Slots, xd: _Fields, hands: list[int]) -> None:
     """Run the exchange plan from step ``xd["step"]`` until a decision is due, or start play."""
     plan = xd["plan"]
-    rules: Ruleset = sd["rules"]
-    order = sd["deal"].order
+    rules: Ruleset = sd[_RULES]
+    order = sd[_DEAL].order
     declarer = xd["declarer"]
     i = xd["step"]
     xd["count"] = 0
@@ -526,41 +542,41 @@ def _advance(sd: _Fields, xd: _Fields, hands: list[int]) -> None:
         xd["step"] = i
         if kind is CallStep:
             if _callable_mask(rules, hands[declarer], xd["contract"]):
-                sd["phase"], sd["to_move"] = Phase.CALLING, declarer
+                sd[_PHASE], sd[_TO_MOVE] = Phase.CALLING, declarer
                 return
         elif kind is GiveBackStep:
             if xd["giver"] >= 0:
-                sd["phase"], sd["to_move"] = Phase.GIVING_BACK, declarer
+                sd[_PHASE], sd[_TO_MOVE] = Phase.GIVING_BACK, declarer
                 return
         elif kind is DiscardStep:
             seat = _role_seat(step.role, order, declarer)
             if not step.as_taken or xd["taken"][seat]:
-                sd["phase"], sd["to_move"] = Phase.DISCARDING, seat
+                sd[_PHASE], sd[_TO_MOVE] = Phase.DISCARDING, seat
                 return
         elif kind is ExposeStep:
-            xd["exposed"] |= sd["_stock"] & ~_laid_down(xd["discards"])
+            xd["exposed"] |= sd[_STOCK] & ~_laid_down(xd["discards"])
         elif kind is TakeStep:
             seat = _role_seat(step.role, order, declarer)
-            takeable = sd["_stock"] & ~_laid_down(xd["discards"])
+            takeable = sd[_STOCK] & ~_laid_down(xd["discards"])
             if step.count == "all":
                 hands[seat] |= takeable
                 xd["taken"] = _replace(xd["taken"], seat, xd["taken"][seat] | takeable)
-                sd["_stock"] &= ~takeable
+                sd[_STOCK] &= ~takeable
             elif takeable:
-                sd["phase"], sd["to_move"] = Phase.TAKING, seat
+                sd[_PHASE], sd[_TO_MOVE] = Phase.TAKING, seat
                 return
         elif kind is RaiseStep:
-            sd["phase"], sd["to_move"] = Phase.RAISING, declarer
+            sd[_PHASE], sd[_TO_MOVE] = Phase.RAISING, declarer
             return
         elif kind is DrawStep:
             seat = _role_seat(step.role, order, declarer)
-            stock = sd["_stock"]
+            stock = sd[_STOCK]
             if step.count >= stock.bit_count():  # forced: no chance involved
                 hands[seat] |= stock
                 xd["drawn"] = _replace(xd["drawn"], seat, xd["drawn"][seat] | stock)
-                sd["_stock"] = 0
+                sd[_STOCK] = 0
             elif step.count > 0:
-                sd["phase"], sd["to_move"] = Phase.DRAWING, None
+                sd[_PHASE], sd[_TO_MOVE] = Phase.DRAWING, None
                 return
         else:
             raise RulesetError(f"{rules.name}: unknown exchange step {step!r}")
@@ -569,26 +585,26 @@ def _advance(sd: _Fields, xd: _Fields, hands: list[int]) -> None:
     _begin_play(sd, xd, hands)
 
 
-def _begin_play(sd: _Fields, xd: _Fields, hands: list[int]) -> None:
-    rules: Ruleset = sd["rules"]
-    order = sd["deal"].order
+def _begin_play(sd: _Slots, xd: _Fields, hands: list[int]) -> None:
+    rules: Ruleset = sd[_RULES]
+    order = sd[_DEAL].order
     for seat in order:
         if hands[seat].bit_count() != 12:
             raise RulesetError(
                 f"{rules.name}: the exchange leaves seat {seat} with "
                 f"{hands[seat].bit_count()} cards, not 12"
             )
-    if sd["_stock"].bit_count() != 4:
+    if sd[_STOCK].bit_count() != 4:
         raise RulesetError(
-            f"{rules.name}: the exchange leaves {sd['_stock'].bit_count()} cards in the stock, not 4"
+            f"{rules.name}: the exchange leaves {sd[_STOCK].bit_count()} cards in the stock, not 4"
         )
     leader = rules.first_leader(
         order=order, declarer=xd["declarer"], contract=xd["contract"], modifier=xd["modifier"]
     )
-    sd["phase"], sd["to_move"], sd["leader"] = Phase.PLAYING, leader, leader
+    sd[_PHASE], sd[_TO_MOVE], sd[_LEADER] = Phase.PLAYING, leader, leader
 
 
-def _next(sd: _Fields, xd: _Fields, hands: list[int]) -> State:
+def _next(sd: _Slots, xd: _Fields, hands: list[int]) -> State:
     """Close the current step, run on to the next decision, and make the new state."""
     xd["step"] += 1
     _advance(sd, xd, hands)
@@ -614,11 +630,13 @@ def _apply_bidding(state: State, action: Action) -> State:
     history = _push(state, seat, action)
     turn = rules.bidding_turn(order, calls)
     if turn is not None:
-        return _with(state, to_move=turn[0], history=history)
+        sd = list(state)
+        sd[_TO_MOVE], sd[_HISTORY] = turn[0], history
+        return _tuple_new(State, sd)
     bids = [(c.level, -i, s, c) for i, (s, c) in enumerate(calls) if c is not None]
     if not bids:
         result = Result.void_deal(state.players)
-        return _with(state, phase=Phase.OVER, to_move=None, history=history, result=result)
+        return state._replace(phase=Phase.OVER, to_move=None, history=history, result=result)
     _, _, declarer, contract = max(bids)
     zeros = (0,) * state.players
     xd: _Fields = {
@@ -636,9 +654,9 @@ def _apply_bidding(state: State, action: Action) -> State:
         "taken": zeros,
         "drawn": zeros,
     }
-    sd = state.__dict__.copy()
-    sd["history"] = history
-    hands = list(state._hands)
+    sd = list(state)
+    sd[_HISTORY] = history
+    hands = list(state.hand_masks)
     _advance(sd, xd, hands)
     return _close(sd, xd, hands)
 
@@ -650,7 +668,7 @@ def _apply_calling(state: State, action: Action) -> State:
     assert ex is not None
     card = action.card.index
     declarer = ex.declarer
-    if state._hands[declarer] >> card & 1:
+    if state.hand_masks[declarer] >> card & 1:
         raise IllegalActionError(action, f"seat {declarer} holds {DECK[card]} already")
     allowed = _callable(state)
     if not allowed >> card & 1:
@@ -667,7 +685,7 @@ def _apply_calling(state: State, action: Action) -> State:
             hands[declarer] |= bit
             break
     xd["called"], xd["giver"] = card, giver
-    sd["history"] = _push(state, declarer, action)
+    sd[_HISTORY] = _push(state, declarer, action)
     return _next(sd, xd, hands)
 
 
@@ -678,7 +696,7 @@ def _apply_giving_back(state: State, action: Action) -> State:
     assert ex is not None
     card = action.card.index
     declarer = ex.declarer
-    if not state._hands[declarer] >> card & 1:
+    if not state.hand_masks[declarer] >> card & 1:
         raise IllegalActionError(action, f"seat {declarer} does not hold {DECK[card]}")
     if card == ex.called:
         raise IllegalActionError(action, "the called card may not be given back")
@@ -686,7 +704,7 @@ def _apply_giving_back(state: State, action: Action) -> State:
     hands[declarer] &= ~(1 << card)
     hands[ex.giver] |= 1 << card
     xd["gave_back"] = card
-    sd["history"] = _push(state, declarer, action)
+    sd[_HISTORY] = _push(state, declarer, action)
     return _next(sd, xd, hands)
 
 
@@ -702,18 +720,18 @@ def _apply_discarding(state: State, action: Action) -> State:
                 action, f"seat {seat} must discard at least {low} (has discarded {ex.count})"
             )
         sd, xd, hands = _open(state)
-        sd["history"] = _push(state, seat, action)
+        sd[_HISTORY] = _push(state, seat, action)
         return _next(sd, xd, hands)
     if cls is not Discard:
         raise _wrong_kind(state, action, "discard" + (" or stop" if ex.count >= low else ""))
     card = action.card.index  # type: ignore[union-attr]
     bit = 1 << card
-    if not state._hands[seat] & bit:
+    if not state.hand_masks[seat] & bit:
         raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
     sd, xd, hands = _open(state)
     hands[seat] &= ~bit
-    sd["_stock"] |= bit
-    sd["history"] = _push(state, seat, action)
+    sd[_STOCK] |= bit
+    sd[_HISTORY] = _push(state, seat, action)
     xd["discards"] = _replace(ex.discards, seat, ex.discards[seat] | bit)
     xd["count"] += 1
     if xd["count"] >= high:
@@ -730,30 +748,30 @@ def _apply_taking(state: State, action: Action) -> State:
     cls = type(action)
     if cls is Done and step.count == "any":
         sd, xd, hands = _open(state)
-        sd["history"] = _push(state, seat, action)
+        sd[_HISTORY] = _push(state, seat, action)
         return _next(sd, xd, hands)
     if cls is not Take:
         raise _wrong_kind(state, action, "take a card from the stock")
     card = action.card.index  # type: ignore[union-attr]
     bit = 1 << card
     laid_down = _laid_down(ex.discards)
-    if not state._stock & bit:
+    if not state.stock_mask & bit:
         raise IllegalActionError(action, f"{DECK[card]} is not in the stock")
     if laid_down & bit:
         raise IllegalActionError(action, f"{DECK[card]} was discarded: a discard is final")
     sd, xd, hands = _open(state)
     hands[seat] |= bit
-    sd["_stock"] = state._stock & ~bit
-    takeable = sd["_stock"] & ~laid_down
+    sd[_STOCK] = state.stock_mask & ~bit
+    takeable = sd[_STOCK] & ~laid_down
     taken = xd["taken"] = _replace(ex.taken, seat, ex.taken[seat] | bit)
     xd["count"] += 1
-    sd["history"] = _push(state, seat, action)
+    sd[_HISTORY] = _push(state, seat, action)
     if step.count == "as_discarded":
         left = ex.discards[seat].bit_count() - taken[seat].bit_count()
         if left == takeable.bit_count():  # forced: take the rest at once
             hands[seat] |= takeable
             xd["taken"] = _replace(taken, seat, taken[seat] | takeable)
-            sd["_stock"] &= ~takeable
+            sd[_STOCK] &= ~takeable
             left = 0
         if left == 0:
             return _next(sd, xd, hands)
@@ -771,7 +789,7 @@ def _apply_raising(state: State, action: Action) -> State:
     if cls is not Pass and cls is not Raise:
         raise _wrong_kind(state, action, "raise or pass")
     sd, xd, hands = _open(state)
-    sd["history"] = _push(state, ex.declarer, action)
+    sd[_HISTORY] = _push(state, ex.declarer, action)
     if cls is Raise:
         modifier = action.modifier  # type: ignore[union-attr]
         if modifier not in step.choices:
@@ -790,16 +808,16 @@ def _apply_drawing(state: State, action: Action) -> State:
     step = ex.plan[ex.step]
     assert isinstance(step, DrawStep)
     cards = action.cards.mask
-    if cards & ~state._stock or cards.bit_count() != step.count:
+    if cards & ~state.stock_mask or cards.bit_count() != step.count:
         raise IllegalActionError(
             action, f"a draw is {step.count} of the stock cards, not {CardSet(cards)}"
         )
     seat = _role_seat(step.role, state.deal.order, ex.declarer)
     sd, xd, hands = _open(state)
     hands[seat] |= cards
-    sd["_stock"] = state._stock & ~cards
+    sd[_STOCK] = state.stock_mask & ~cards
     xd["drawn"] = _replace(ex.drawn, seat, ex.drawn[seat] | cards)
-    sd["history"] = _push(state, seat, action)
+    sd[_HISTORY] = _push(state, seat, action)
     return _next(sd, xd, hands)
 
 
@@ -808,11 +826,11 @@ def _apply_playing(state: State, action: Action) -> State:
         raise _wrong_kind(state, action, "play a card")
     card = action.card.index
     seat: int = state.to_move  # type: ignore[assignment]
-    hands = state._hands
+    hands = state.hand_masks
     hand = hands[seat]
     if not hand >> card & 1:
         raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
-    trick = state._trick
+    trick = state.trick_cards
     if trick:
         suit_mask = _SUIT_MASKS[trick[0] // 10]
         if not suit_mask >> card & 1 and hand & suit_mask:
@@ -821,15 +839,13 @@ def _apply_playing(state: State, action: Action) -> State:
             )
     new_hands = list(hands)
     new_hands[seat] = hand & ~(1 << card)
-    d = state.__dict__.copy()
-    d["_hands"] = tuple(new_hands)
-    d["history"] = state.history + ((seat, action),)
+    sd = list(state)
+    sd[_HANDS] = tuple(new_hands)
+    sd[_HISTORY] = state.history + ((seat, action),)
     if len(trick) < 2:
-        d["to_move"] = state.deal.next_seat[seat]
-        d["_trick"] = (*trick, card)
-        new = _new_state(State)
-        _set_dict(new, "__dict__", d)
-        return new
+        sd[_TO_MOVE] = state.deal.next_seat[seat]
+        sd[_TRICK] = (*trick, card)
+        return _tuple_new(State, sd)
     # the third card: the lowest index of the suit led wins
     c0, c1 = trick
     best, where = c0, 0
@@ -840,16 +856,15 @@ def _apply_playing(state: State, action: Action) -> State:
         where = 2
     leader = state.leader
     winner = leader if where == 0 else state.deal.next_seat[leader] if where == 1 else seat
-    won = list(state._won)
+    won = list(state.card_units_won)
     won[winner] += _UNITS[c0] + _UNITS[c1] + _UNITS[card]
-    tricks = list(state._tricks)
+    tricks = list(state.tricks_won)
     tricks[winner] += 1
-    d["to_move"] = d["leader"] = winner
-    d["_trick"] = ()
-    d["_won"] = tuple(won)
-    d["_tricks"] = tuple(tricks)
-    new = _new_state(State)
-    _set_dict(new, "__dict__", d)
+    sd[_TO_MOVE] = sd[_LEADER] = winner
+    sd[_TRICK] = ()
+    sd[_UNITS_WON] = tuple(won)
+    sd[_TRICKS_WON] = tuple(tricks)
+    new = _tuple_new(State, sd)
     if new_hands[winner]:
         return new
     return _finish(new, winner)
@@ -859,8 +874,8 @@ def _finish(state: State, last: int) -> State:
     ex = state.exchange
     assert ex is not None
     declarer = ex.declarer
-    won = state._won
-    tricks = state._tricks
+    won = state.card_units_won
+    tricks = state.tricks_won
     tally = Tally(
         players=state.players,
         dealer=state.deal.dealer,
@@ -869,13 +884,13 @@ def _finish(state: State, last: int) -> State:
         modifier=ex.modifier,
         declarer_card_units=won[declarer],
         adversary_card_units=sum(won) - won[declarer],
-        stock_units=_bits.units(state._stock),
+        stock_units=_bits.units(state.stock_mask),
         declarer_last=last == declarer,
         declarer_tricks=tricks[declarer],
         adversary_tricks=sum(tricks) - tricks[declarer],
     )
     result = state.rules.score(tally)
-    return _with(state, phase=Phase.OVER, to_move=None, result=result)
+    return state._replace(phase=Phase.OVER, to_move=None, result=result)
 
 
 def _apply_over(state: State, action: Action) -> State:

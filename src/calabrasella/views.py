@@ -137,12 +137,12 @@ def view(state: State, seat: int) -> View:
         >>> cb.view(s, 0).hand == s.hand(0)
         True
     """
-    hands = state._hands
+    hands = state.hand_masks
     if type(seat) is not int or not 0 <= seat < len(hands):
         raise IllegalActionError(seat, f"not a seat at a table of {len(hands)}")
     ex = state.exchange
     history = state.history
-    trick = state._trick
+    trick = state.trick_cards
     over = state.phase is Phase.OVER
     d: dict[str, Any] = {
         "rules": state.rules,
@@ -152,10 +152,10 @@ def view(state: State, seat: int) -> View:
         "to_move": state.to_move,
         "hand": _cardset(hands[seat]),
         "hand_sizes": tuple([h.bit_count() for h in hands]),
-        "stock_size": state._stock.bit_count(),
+        "stock_size": state.stock_mask.bit_count(),
         "leader": state.leader,
-        "tricks_won": state._tricks,
-        "card_units_won": state._won,
+        "tricks_won": state.tricks_won,
+        "card_units_won": state.card_units_won,
         "legal_actions": _legal_actions(state) if state.to_move == seat else (),
         "result": state.result,
     }
@@ -173,12 +173,12 @@ def view(state: State, seat: int) -> View:
         d.update(_NO_EXCHANGE)
         d["history"] = history
     else:
-        plays = 3 * sum(state._tricks) + len(trick)
+        plays = 3 * sum(state.tricks_won) + len(trick)
         cut = len(history) - plays
         fixed = _exchange_part(ex, seat, history, cut, state.phase >= Phase.PLAYING)
         d.update(fixed[0])
         d["history"] = fixed[1] + history[cut:] if plays else fixed[1]
-        d["final_stock"] = _cardset(state._stock) if over else None
+        d["final_stock"] = _cardset(state.stock_mask) if over else None
     new = _new(View)
     _set(new, "__dict__", d)
     return new
