@@ -49,6 +49,7 @@ from .errors import (
     NotationError,
     RecordError,
     RulesetError,
+    StateError,
 )
 from .rulesets import (
     CALABRESELLA,
@@ -100,6 +101,7 @@ __all__ = [
     "RulesetError",
     "Side",
     "State",
+    "StateError",
     "Suit",
     "Take",
     "Tally",

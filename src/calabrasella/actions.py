@@ -7,6 +7,9 @@ ends the choice.
 
 Actions compare by value; the engine also keeps one shared instance of each
 card action (see :func:`play_of` and friends), so a bot loop allocates little.
+Their constructors also take notation: ``Play("Ad")``, ``Bid("solo")``,
+``Raise("scegliete")``, ``Draw("5d Jh")``; anything else raises
+:class:`~calabrasella.NotationError`.
 
 ========================  ==================================================
 Action                    Meaning
@@ -27,11 +30,13 @@ Action                    Meaning
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from typing import Union
 
 import attrs
 
 from .cards import DECK, Card, CardSet
+from .errors import NotationError
 
 __all__ = [
     "Action",
@@ -78,8 +83,37 @@ class Modifier(enum.Enum):
     SCEGLIETE = "scegliete"
 
 
-def _card_field() -> Card:
-    return attrs.field(validator=attrs.validators.instance_of(Card))
+def _to_card(value: Card | str) -> Card:
+    if value.__class__ is Card:
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    raise NotationError(f"not a card: {value!r} (a Card, or a code such as 'Ad')")
+
+
+def _to_cards(value: CardSet | str | Iterable[Card | str]) -> CardSet:
+    if isinstance(value, CardSet):
+        return value
+    return CardSet.of(value)
+
+
+def _to_contract(value: Contract | str) -> Contract:
+    if isinstance(value, Contract):
+        return value
+    try:
+        return Contract(value.lower() if isinstance(value, str) else value)
+    except ValueError:
+        names = ", ".join(c.value for c in Contract)
+        raise NotationError(f"not a contract: {value!r} (one of {names})") from None
+
+
+def _to_modifier(value: Modifier | str) -> Modifier:
+    if isinstance(value, Modifier):
+        return value
+    try:
+        return Modifier(value.lower() if isinstance(value, str) else value)
+    except ValueError:
+        raise NotationError(f"not a raise: {value!r} (dividete or scegliete)") from None
 
 
 @attrs.frozen
@@ -107,7 +141,7 @@ class Bid:
         Bid(contract=<Contract.SOLO: 'solo'>)
     """
 
-    contract: Contract = attrs.field(validator=attrs.validators.instance_of(Contract))
+    contract: Contract = attrs.field(converter=_to_contract)
 
     def __str__(self) -> str:
         return self.contract.value
@@ -117,7 +151,7 @@ class Bid:
 class Raise:
     """Raise a solissimo with dividete or scegliete."""
 
-    modifier: Modifier = attrs.field(validator=attrs.validators.instance_of(Modifier))
+    modifier: Modifier = attrs.field(converter=_to_modifier)
 
     def __str__(self) -> str:
         return self.modifier.value
@@ -127,7 +161,7 @@ class Raise:
 class Call:
     """Ask for a card (Cavendish: a 3, or a 2) or call one (chiamo)."""
 
-    card: Card = _card_field()
+    card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"call {self.card}"
@@ -137,7 +171,7 @@ class Call:
 class GiveBack:
     """Return one card to the seat that gave the called card."""
 
-    card: Card = _card_field()
+    card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"give back {self.card}"
@@ -147,7 +181,7 @@ class GiveBack:
 class Discard:
     """Lay one card face down into the stock (monte)."""
 
-    card: Card = _card_field()
+    card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"discard {self.card}"
@@ -157,7 +191,7 @@ class Discard:
 class Take:
     """Take one card from the exposed stock (monte)."""
 
-    card: Card = _card_field()
+    card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"take {self.card}"
@@ -168,11 +202,11 @@ class Play:
     """Play a card to the current trick.
 
     Example:
-        >>> Play(Card.parse("Ad")) == play_of(Card.parse("Ad"))
+        >>> Play(Card.parse("Ad")) == play_of(Card.parse("Ad")) == Play("Ad")
         True
     """
 
-    card: Card = _card_field()
+    card: Card = attrs.field(converter=_to_card)
 
     def __str__(self) -> str:
         return f"play {self.card}"
@@ -182,7 +216,7 @@ class Play:
 class Draw:
     """Chance: the cards an adversary draws unseen from the monte (dividete)."""
 
-    cards: CardSet = attrs.field(validator=attrs.validators.instance_of(CardSet))
+    cards: CardSet = attrs.field(converter=_to_cards)
 
     def __str__(self) -> str:
         return f"draw {self.cards}"

@@ -38,7 +38,7 @@ from .actions import (
     Take,
 )
 from .cards import DECK, CardLike, CardSet, _cardset
-from .errors import IllegalActionError, RecordError, RulesetError
+from .errors import IllegalActionError, RecordError, RulesetError, StateError
 from .rulesets.base import (
     CallStep,
     DiscardStep,
@@ -52,6 +52,7 @@ from .rulesets.base import (
 )
 from .scoring import Result, Tally
 from .state import Deal, Exchange, Phase, State, _make_exchange, _trusted_deal
+from .views import View
 
 __all__ = [
     "apply",
@@ -272,20 +273,28 @@ def start(rules: Ruleset, deal: Deal) -> State:
 # --- legal actions -----------------------------------------------------------
 
 
-def legal_actions(state: State) -> tuple[Action, ...]:
+def legal_actions(state: State | View) -> tuple[Action, ...]:
     """Return the legal actions in ``state``, in a fixed order.
 
     The order: a "no" (``Pass``, ``Done``) first when allowed, then bids from
     the lowest, raises dividete then scegliete, cards in canonical order
     (suit by suit, coins first, the strongest rank first), and chance
     outcomes by their cards. At a chance node the actions are the possible
-    outcomes, equally likely; when the deal is over there are none.
+    outcomes, equally likely; when the deal is over there are none. Given a
+    :class:`View`, it returns the view's own ``legal_actions``.
+
+    Raises:
+        StateError: ``state`` is neither a :class:`State` nor a :class:`View`.
 
     Example:
         >>> import calabrasella as cb
         >>> cb.legal_actions(cb.new_deal(cb.CAVENDISH, seed=7))
         (Pass(), Bid(contract=<Contract.STAND: 'stand'>))
     """
+    if not isinstance(state, State):
+        if isinstance(state, View):
+            return state.legal_actions
+        raise _not_a_state(state)
     if state.phase is _PLAYING:
         hand = state.hand_masks[state.to_move]  # type: ignore[index]
         trick = state.trick_cards
@@ -372,6 +381,7 @@ def apply(state: State, action: Action) -> State:
     Raises:
         IllegalActionError: ``action`` is not legal in ``state`` (or is not
             an action at all); the message names it and says why.
+        StateError: ``state`` is not a :class:`State` (a view, say).
 
     Example:
         >>> import calabrasella as cb
@@ -381,10 +391,17 @@ def apply(state: State, action: Action) -> State:
         (1, 2, 0, 1)
     """
     try:
-        handler = _APPLY[state.phase]
+        return _APPLY[state.phase](state, action)
     except (AttributeError, TypeError, IndexError):
-        raise IllegalActionError(action, f"not a state: {state!r}") from None
-    return handler(state, action)
+        if state.__class__ is not State:
+            raise _not_a_state(state) from None
+        raise
+
+
+def _not_a_state(obj: object) -> StateError:
+    if obj.__class__.__name__ == "View":
+        return StateError("a View is what a seat may know, not a state: apply needs the State")
+    return StateError(f"not a state: {obj!r}")
 
 
 def check(state: State, action: Action) -> None:
@@ -414,7 +431,7 @@ def is_legal(state: State, action: Action) -> bool:
     """
     try:
         apply(state, action)
-    except IllegalActionError:
+    except (IllegalActionError, StateError):
         return False
     return True
 

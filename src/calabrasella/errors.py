@@ -15,6 +15,7 @@ __all__ = [
     "NotationError",
     "RecordError",
     "RulesetError",
+    "StateError",
 ]
 
 
@@ -49,7 +50,7 @@ class IllegalActionError(CalabrasellaError, ValueError):
 
 
 class NotationError(CalabrasellaError, ValueError):
-    """Text that does not name a card, a suit, a rank or a set of cards.
+    """Text that does not name a card, a suit, a rank, a set of cards, a contract or a raise.
 
     Example:
         >>> from calabrasella import Card
@@ -66,3 +67,11 @@ class RulesetError(CalabrasellaError, ValueError):
 
 class RecordError(CalabrasellaError, ValueError):
     """A malformed game record, deal description or replay that does not fit."""
+
+
+class StateError(CalabrasellaError, TypeError):
+    """Something that is not a :class:`~calabrasella.State` where a state is needed.
+
+    A :class:`~calabrasella.View` is what a seat may know, not a state: it
+    cannot be advanced with :func:`~calabrasella.apply`.
+    """

@@ -17,7 +17,7 @@ import attrs
 
 from .actions import Action, Contract, Discard, Draw, GiveBack, Modifier
 from .cards import DECK, Card, CardSet, _cardset
-from .errors import IllegalActionError
+from .errors import IllegalActionError, StateError
 from .rulesets.base import GiveBackStep, Ruleset
 from .scoring import Result
 from .state import Exchange, Phase
@@ -130,6 +130,7 @@ def view(state: State, seat: int) -> View:
 
     Raises:
         IllegalActionError: ``seat`` is not a seat at this table.
+        StateError: ``state`` is not a :class:`State`.
 
     Example:
         >>> import calabrasella as cb
@@ -137,6 +138,8 @@ def view(state: State, seat: int) -> View:
         >>> cb.view(s, 0).hand == s.hand(0)
         True
     """
+    if state.__class__.__name__ != "State":
+        raise StateError(f"not a state: {state!r}")
     hands = state.hand_masks
     if type(seat) is not int or not 0 <= seat < len(hands):
         raise IllegalActionError(seat, f"not a seat at a table of {len(hands)}")

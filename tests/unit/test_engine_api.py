@@ -13,7 +13,7 @@ import copy
 import itertools
 import random
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 import pytest
 
@@ -585,6 +585,7 @@ EXPECTED_ALL = [
     "RulesetError",
     "Side",
     "State",
+    "StateError",
     "Suit",
     "Take",
     "Tally",
@@ -634,3 +635,51 @@ def test_all_is_sorted() -> None:
 
     assert sorted(EXPECTED_ALL, key=key) == EXPECTED_ALL  # the pin itself is sorted
     assert cb.__all__ == EXPECTED_ALL
+
+
+def test_apply_to_a_view_raises_state_error_naming_the_view() -> None:
+    """A View cannot be advanced: apply raises StateError (a TypeError), not AttributeError."""
+    state = cb.new_deal(cb.CAVENDISH, seed=1)
+    with pytest.raises(cb.StateError, match="View"):
+        cb.apply(state.view(1), cb.Pass())  # type: ignore[arg-type]
+    with pytest.raises(cb.StateError, match="not a state"):
+        cb.apply(None, cb.Pass())  # type: ignore[arg-type]
+    assert isinstance(cb.StateError("x"), TypeError)
+    assert not cb.is_legal(None, cb.Pass())  # type: ignore[arg-type]
+
+
+def test_legal_actions_of_a_view_are_the_views_own() -> None:
+    """legal_actions(view) returns the view's legal actions; of a non-state it raises StateError."""
+    state = cb.new_deal(cb.CAVENDISH, seed=1)
+    assert cb.legal_actions(state.view(state.to_move)) == cb.legal_actions(state)  # type: ignore[arg-type]
+    assert cb.legal_actions(state.view((state.to_move + 1) % 3)) == ()  # type: ignore[operator]
+    with pytest.raises(cb.StateError):
+        cb.legal_actions("state")  # type: ignore[arg-type]
+
+
+def test_action_constructors_read_notation() -> None:
+    """Play('Ad'), Bid('solo'), Raise('scegliete'), Draw('5d Jh') equal the typed forms."""
+    ad = cb.Card(cb.Suit.COINS, cb.Rank.ACE)
+    assert cb.Play("Ad") == cb.Play(ad)
+    assert cb.Discard("asso di denari") == cb.Discard(ad)
+    assert cb.Bid("SOLO") == cb.Bid(cb.Contract.SOLO)
+    assert cb.Raise("scegliete") == cb.Raise(cb.Modifier.SCEGLIETE)
+    assert cb.Draw("5d Jh").cards == cb.CardSet.of([cb.Card.parse("5d"), cb.Card.parse("Jh")])
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: cb.Play(3),  # type: ignore[arg-type]
+        lambda: cb.Play("10h"),
+        lambda: cb.Bid("grand"),
+        lambda: cb.Bid(None),  # type: ignore[arg-type]
+        lambda: cb.Raise("solo"),
+        lambda: cb.Draw(5),  # type: ignore[arg-type]
+        lambda: cb.Call(None),  # type: ignore[arg-type]
+    ],
+)
+def test_action_constructors_reject_bad_fields_with_notation_error(make: Any) -> None:
+    """A malformed action field raises NotationError (a ValueError), never TypeError."""
+    with pytest.raises(cb.NotationError):
+        make()
