@@ -27,3 +27,31 @@ def assert_illegal(state: cb.State, action: object, *words: str) -> cb.IllegalAc
     assert not cb.is_legal(state, cast(cb.Action, action))
     assert action not in cb.legal_actions(state)
     return error
+
+
+def cavendish_tally(
+    *,
+    declarer_cards: int,
+    adversary_cards: int,
+    stock: int,
+    declarer_last: bool,
+    players: int = 3,
+    dealer: int = 0,
+    declarer: int = 1,
+    declarer_tricks: int = 6,
+) -> cb.Tally:
+    """A Cavendish tally; the cards in tricks and the stock add to 32 units."""
+    assert declarer_cards + adversary_cards + stock == 32
+    return cb.Tally(
+        players=players,
+        dealer=dealer,
+        declarer=declarer,
+        contract=cb.Contract.STAND,
+        modifier=None,
+        declarer_card_units=declarer_cards,
+        adversary_card_units=adversary_cards,
+        stock_units=stock,
+        declarer_last=declarer_last,
+        declarer_tricks=declarer_tricks,
+        adversary_tricks=12 - declarer_tricks,
+    )

@@ -14,7 +14,7 @@ from collections.abc import Iterable, MutableSequence
 from typing import Any
 
 import pytest
-from support import assert_illegal
+from support import assert_illegal, cavendish_tally
 
 import calabrasella as cb
 
@@ -494,55 +494,28 @@ def test_rule5_first_lead_after_declarer() -> None:
 # --- Rule 6: showing and scoring ------------------------------------------------------------
 
 
-def tally(
-    *,
-    declarer_cards: int,
-    adversary_cards: int,
-    stock: int,
-    declarer_last: bool,
-    players: int = 3,
-    dealer: int = 0,
-    declarer: int = 1,
-    declarer_tricks: int = 6,
-) -> cb.Tally:
-    assert declarer_cards + adversary_cards + stock == 32
-    return cb.Tally(
-        players=players,
-        dealer=dealer,
-        declarer=declarer,
-        contract=cb.Contract.STAND,
-        modifier=None,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=adversary_cards,
-        stock_units=stock,
-        declarer_last=declarer_last,
-        declarer_tricks=declarer_tricks,
-        adversary_tricks=12 - declarer_tricks,
-    )
-
-
 def test_rule6_stock_and_last_trick_count_for_the_last_trick_winner() -> None:
     """Rule 6: each side counts its cards, plus stock and 3 for the last trick to its winner."""
     # declarer 15 in his tricks, adversaries 13, stock 4: with the last trick he has 22
     won_last = cb.CAVENDISH.score(
-        tally(declarer_cards=15, adversary_cards=13, stock=4, declarer_last=True)
+        cavendish_tally(declarer_cards=15, adversary_cards=13, stock=4, declarer_last=True)
     )
     assert (won_last.declarer_units, won_last.adversary_units) == (22, 13)
     lost_last = cb.CAVENDISH.score(
-        tally(declarer_cards=15, adversary_cards=13, stock=4, declarer_last=False)
+        cavendish_tally(declarer_cards=15, adversary_cards=13, stock=4, declarer_last=False)
     )
     assert (lost_last.declarer_units, lost_last.adversary_units) == (15, 20)
 
 
 def test_rule6_single_player_wins_with_18_loses_with_17() -> None:
     """Rule 6: 18 or more wins, 17 or fewer loses; there are no ties."""
-    won = cb.CAVENDISH.score(tally(declarer_cards=18, adversary_cards=10, stock=4,
+    won = cb.CAVENDISH.score(cavendish_tally(declarer_cards=18, adversary_cards=10, stock=4,
                                    declarer_last=False))
     # 18 against 10 + 4 + 3 = 17
     assert won.declarer_units == 18
     assert won.declarer_won
     assert won.winner is cb.Side.DECLARER
-    lost = cb.CAVENDISH.score(tally(declarer_cards=14, adversary_cards=18, stock=0,
+    lost = cb.CAVENDISH.score(cavendish_tally(declarer_cards=14, adversary_cards=18, stock=0,
                                     declarer_last=True))
     # 14 + 0 + 3 = 17 against 18
     assert lost.declarer_units == 17
@@ -553,7 +526,7 @@ def test_rule6_single_player_wins_with_18_loses_with_17() -> None:
 def test_rule6_value_is_the_difference_of_the_totals_from_each_adversary() -> None:
     """Rule 6: the value is the difference of the two sides' totals, paid by each adversary."""
     # 27 + 0 + 3 = 30 against 5: value 25 from each of seats 0 and 2
-    result = cb.CAVENDISH.score(tally(declarer_cards=27, adversary_cards=5, stock=0,
+    result = cb.CAVENDISH.score(cavendish_tally(declarer_cards=27, adversary_cards=5, stock=0,
                                       declarer_last=True))
     assert result.value == 25
     assert result.payments == (-25, 50, -25)
@@ -564,13 +537,13 @@ def test_rule6_value_is_the_difference_of_the_totals_from_each_adversary() -> No
 def test_rule6_only_all_35_doubles() -> None:
     """Rule 6: the value is doubled to 70 only when one side has all 35 (34-1 is 33)."""
     # 30 + 1 (stock) + 3 = 34 against 1
-    near = cb.CAVENDISH.score(tally(declarer_cards=30, adversary_cards=1, stock=1,
+    near = cb.CAVENDISH.score(cavendish_tally(declarer_cards=30, adversary_cards=1, stock=1,
                                     declarer_last=True, declarer_tricks=11))
     assert (near.declarer_units, near.adversary_units) == (34, 1)
     assert near.value == 33
     assert near.bonus is None
     # 28 + 4 + 3 = 35 against 0
-    full = cb.CAVENDISH.score(tally(declarer_cards=28, adversary_cards=0, stock=4,
+    full = cb.CAVENDISH.score(cavendish_tally(declarer_cards=28, adversary_cards=0, stock=4,
                                     declarer_last=True, declarer_tricks=12))
     assert full.value == 70
     assert full.bonus is cb.Bonus.ALL_POINTS
@@ -655,7 +628,7 @@ def test_rule7_dealer_shares_fortunes_when_the_single_player_loses() -> None:
     """Rule 7: the sitting-out dealer receives like each adversary when the single player loses."""
     rules = cb.Cavendish(players=4)
     # 14 + 0 + 3 = 17 against 18: value 1 to each of seats 1, 2 and the dealer 3
-    result = rules.score(tally(declarer_cards=14, adversary_cards=18, stock=0,
+    result = rules.score(cavendish_tally(declarer_cards=14, adversary_cards=18, stock=0,
                                declarer_last=True, players=4, dealer=3, declarer=0))
     assert result.payments == (-3, 1, 1, 1)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import pytest
+from support import cavendish_tally
 
 import calabrasella as cb
 
@@ -46,33 +47,6 @@ def take_all(state: cb.State, codes: str) -> cb.State:
 
 
 # --- (a) Cavendish at the scoring level -------------------------------------------
-
-
-def cavendish_tally(
-    *,
-    declarer_cards: int,
-    adversary_cards: int,
-    stock: int,
-    declarer_last: bool,
-    declarer_tricks: int = 6,
-    dealer: int = 0,
-    declarer: int = 1,
-) -> cb.Tally:
-    """A three-handed Cavendish tally; the cards and the stock add to 32 units."""
-    assert declarer_cards + adversary_cards + stock == 32
-    return cb.Tally(
-        players=3,
-        dealer=dealer,
-        declarer=declarer,
-        contract=cb.Contract.STAND,
-        modifier=None,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=adversary_cards,
-        stock_units=stock,
-        declarer_last=declarer_last,
-        declarer_tricks=declarer_tricks,
-        adversary_tricks=12 - declarer_tricks,
-    )
 
 
 def test_cavendish_23_12_wins_11_from_each_22_in_all() -> None:
