@@ -17,7 +17,6 @@ FULL = (1 << N_CARDS) - 1
 POSITION_UNITS = (1, 1, 3, 1, 1, 1, 0, 0, 0, 0)
 UNITS = POSITION_UNITS * 4
 SUIT_MASKS = tuple(0x3FF << (10 * s) for s in range(4))
-SUIT_OF = tuple(i // 10 for i in range(N_CARDS))
 
 #: Units of every 10-bit within-suit mask.
 _SUIT_UNITS = tuple(
@@ -37,8 +36,3 @@ def indices(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def index_list(mask: int) -> list[int]:
-    """Return the card indices in ``mask`` as a list, lowest first."""
-    return list(indices(mask))

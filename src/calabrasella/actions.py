@@ -225,8 +225,6 @@ class Draw:
 Action = Union[Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw]
 """Any action."""
 
-ACTION_TYPES: tuple[type, ...] = (Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw)
-
 PASS = Pass()
 DONE = Done()
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)

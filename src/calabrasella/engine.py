@@ -951,7 +951,7 @@ def chance_outcomes(state: State) -> tuple[Draw, ...]:
     """
     if state.phase != Phase.DRAWING:
         return ()
-    return tuple(Draw(CardSet(m)) for m in _draw_masks(state))
+    return _legal_drawing(state)  # type: ignore[return-value]
 
 
 def sample_chance(state: State, rng: random.Random) -> Draw:
