@@ -32,16 +32,15 @@ from .actions import (
     Take,
 )
 from .cards import DECK, Card, CardSet, Rank, Suit
+from .deal import Deal, deal_from, new_deal, shuffled_deal, start
 from .engine import (
     apply,
     chance_outcomes,
     check,
-    deal_from,
     is_legal,
     legal_actions,
-    new_deal,
     sample_chance,
-    shuffled_deal,
+    view,
 )
 from .errors import (
     CalabrasellaError,
@@ -49,8 +48,11 @@ from .errors import (
     NotationError,
     RecordError,
     RulesetError,
+    SeatError,
+    SeedError,
     StateError,
 )
+from .phases import Phase
 from .rulesets import (
     CALABRESELLA,
     CAVENDISH,
@@ -62,8 +64,8 @@ from .rulesets import (
     ruleset_names,
 )
 from .scoring import Bonus, Result, Side, Tally
-from .state import Deal, Phase, State
-from .views import Hidden, View, view
+from .state import State
+from .views import Hidden, View
 
 __version__ = "0.1.0"
 
@@ -99,6 +101,8 @@ __all__ = [
     "Result",
     "Ruleset",
     "RulesetError",
+    "SeatError",
+    "SeedError",
     "Side",
     "State",
     "StateError",
@@ -118,5 +122,6 @@ __all__ = [
     "ruleset_names",
     "sample_chance",
     "shuffled_deal",
+    "start",
     "view",
 ]

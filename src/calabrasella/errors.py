@@ -15,6 +15,8 @@ __all__ = [
     "NotationError",
     "RecordError",
     "RulesetError",
+    "SeatError",
+    "SeedError",
     "StateError",
 ]
 
@@ -74,4 +76,34 @@ class StateError(CalabrasellaError, TypeError):
 
     A :class:`~calabrasella.View` is what a seat may know, not a state: it
     cannot be advanced with :func:`~calabrasella.apply`.
+    """
+
+
+class SeatError(CalabrasellaError, ValueError, IndexError):
+    """A seat number that is not a seat at the table.
+
+    Also an :class:`IndexError`, which a bad seat used to raise.
+
+    Attributes:
+        seat: The offending value.
+        players: Seats at the table.
+
+    Example:
+        >>> str(SeatError(5, 3))
+        'seat 5: expected 0..2 at a table of 3'
+    """
+
+    def __init__(self, seat: Any, players: int) -> None:
+        self.seat = seat
+        self.players = players
+        super().__init__(f"seat {seat!r}: expected 0..{players - 1} at a table of {players}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.seat, self.players))
+
+
+class SeedError(RecordError, TypeError):
+    """A seed or generator that is neither an int nor a ``random.Random``.
+
+    A :class:`RecordError` (what a bad seed raised before) and a :class:`TypeError`.
     """

@@ -3,7 +3,7 @@
 :func:`check_ruleset` plays many random deals under a ruleset, the dealer
 rotating round the table, choosing uniformly among the legal actions (and
 drawing chance outcomes with :func:`calabrasella.sample_chance`). After every
-action it checks what RULES.md says is always true, and raises
+action it checks what the rules say is always true, and raises
 :class:`ConformanceError` at the first broken invariant, naming the deal, the
 step and the invariant. Someone writing a new variant checks it in one line:
 
@@ -36,7 +36,6 @@ The invariants (the ``invariant`` name a :class:`ConformanceError` carries):
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, NoReturn
@@ -59,23 +58,23 @@ from .actions import (
     Take,
 )
 from .cards import DECK, CardSet
-from .engine import (
-    apply,
-    chance_outcomes,
-    deal_from,
-    is_legal,
-    legal_actions,
-    new_deal,
-    sample_chance,
-    shuffled_deal,
-)
+from .deal import deal_from, new_deal, shuffled_deal
+from .engine import apply, chance_outcomes, is_legal, legal_actions, sample_chance
 from .errors import CalabrasellaError, IllegalActionError, RulesetError
-from .rulesets.base import GiveBackStep, Ruleset
+from .phases import Phase
+from .rulesets.base import Ruleset
 from .scoring import Side
-from .state import Phase, State
+from .state import State
 from .views import View
 
-__all__ = ["CheckReport", "ConformanceError", "check_ruleset"]
+__all__ = [
+    "CheckReport",
+    "ConformanceError",
+    "cards_seat_may_know",
+    "check_ruleset",
+    "relabel_action",
+    "state_contents",
+]
 
 #: Units dealt in every deal: 32 in the cards, 3 for the last trick.
 _TOTAL_UNITS = 35
@@ -253,20 +252,39 @@ class _Counts:
         self.worlds_rejected = 0
 
 
-def _snapshot(state: State) -> tuple[object, ...]:
-    """Return the state's contents as plain values (independent of its ``__eq__``)."""
+def state_contents(state: State) -> tuple[object, ...]:
+    """Return the values a state holds, field by field (independent of ``State.__eq__``).
+
+    Every field is an immutable value, so a state was changed in place
+    exactly when one of these is no longer the same object: compare two
+    snapshots with ``is``, element by element (see :func:`same_contents`).
+
+    Example:
+        >>> from calabrasella import CAVENDISH, new_deal
+        >>> s = new_deal(CAVENDISH, seed=1)
+        >>> same_contents(state_contents(s), state_contents(s))
+        True
+    """
     return (
         state.rules,
         state.deal,
         state.phase,
         state.to_move,
-        tuple(h.mask for h in state.hands),
-        state.stock.mask,
-        state.trick,
-        state.history,
+        state.hand_masks,
+        state.stock_mask,
         state.exchange,
+        state.trick_cards,
+        state.leader,
+        state.card_units_won,
+        state.tricks_won,
+        state.history,
         state.result,
     )
+
+
+def same_contents(before: tuple[object, ...], after: tuple[object, ...]) -> bool:
+    """Tell whether two :func:`state_contents` snapshots hold the very same objects."""
+    return len(before) == len(after) and all(a is b for a, b in zip(before, after))
 
 
 class _DealCheck:
@@ -375,14 +393,13 @@ class _DealCheck:
 
     def check_apply(self, state: State, action: Action) -> State:
         """Apply ``action``; the input state must not change, the history grows by one."""
-        before = copy.copy(state)
-        snapshot = _snapshot(state)
+        snapshot = state_contents(state)
         digest = hash(state)
         try:
             new = apply(state, action)
         except Exception as exc:  # pragma: no cover - check_legality applied it already
             self.fail("legality", f"the listed action {action} raised {exc!r}")
-        if state != before or hash(state) != digest or _snapshot(state) != snapshot:
+        if not same_contents(snapshot, state_contents(state)) or hash(state) != digest:
             self.fail("purity", f"applying {action} changed the state it was applied to")
         if apply(state, action) != new:
             self.fail("determinism", f"applying {action} twice gave two different states")
@@ -417,7 +434,7 @@ class _DealCheck:
                 self.fail("legality", "State.legal_actions() disagrees with legal_actions()")
             if state.view(seat).legal_actions != legal:
                 self.fail("legality", f"seat {seat}'s view lists other legal actions")
-        before = copy.copy(state)
+        before = state_contents(state)
         for action in legal:
             try:
                 apply(state, action)
@@ -438,7 +455,7 @@ class _DealCheck:
                 self.fail("legality", f"the unlisted action {probe!r} was accepted")
             if _is_legal_any(state, probe):
                 self.fail("legality", f"is_legal says the unlisted action {probe!r} is legal")
-            if state != before:
+            if not same_contents(before, state_contents(state)):
                 self.fail("purity", f"refusing {probe!r} changed the state")
 
     def illegal_sample(self, state: State, legal: tuple[Action, ...], probes: int) -> list[object]:
@@ -590,7 +607,7 @@ class _DealCheck:
         world = [state]
         for step in range(k):
             self.step = step
-            action = _relabel_action(self.actions[step], perm)
+            action = relabel_action(self.actions[step], perm)
             try:
                 state = apply(state, action)
             except IllegalActionError:
@@ -620,36 +637,48 @@ class _DealCheck:
 # --- alternative worlds ----------------------------------------------------------
 
 
-def _known_cards(state: State, seat: int) -> int:
-    """Return the mask of the cards ``seat`` may know in ``state`` (views.py not used).
+def cards_seat_may_know(state: State, seat: int) -> CardSet:
+    """Return the cards ``seat`` may know in ``state``, worked out without the views.
 
-    Its hand as dealt and now; every card of a public action (played, called,
-    taken from the stock); the dealt stock cards turned face up; its own
-    discards, draws and give-backs; the card given back when the give-back is
-    face up or it is the declarer or the giver; and, once the deal is over,
-    the final stock.
+    Its hand as dealt and as now; the stock cards turned face up; the cards
+    of every action and forced move of the deal, except those the exchange
+    step that made them hides from this seat
+    (:meth:`calabrasella.rulesets.Step.hidden_from`); and, once the deal is
+    over, the final stock. A view may show this seat these cards and no
+    others.
+
+    Example:
+        >>> from calabrasella import CAVENDISH, new_deal
+        >>> s = new_deal(CAVENDISH, seed=1)
+        >>> cards_seat_may_know(s, 0) == s.hand(0)
+        True
     """
     deal = state.deal
-    known = deal.hands[seat].mask | state.hand(seat).mask
+    known = deal.hands[seat].mask | state.hand_masks[seat]
     ex = state.exchange
-    sees_give_back = False
     if ex is not None:
-        face_up = any(isinstance(step, GiveBackStep) and step.face_up for step in ex.plan)
-        sees_give_back = face_up or seat in (state.declarer, state.giver)
         known |= ex.exposed & deal.stock.mask
-    for who, action in state.history:
-        if isinstance(action, Draw):
-            if who == seat:
-                known |= action.cards.mask
-        elif isinstance(action, (Play, Call, Take)):  # face up: everybody sees the card
-            known |= 1 << action.card.index
-        elif isinstance(action, Discard):  # face down: only who discards
-            known |= (who == seat) << action.card.index
-        elif isinstance(action, GiveBack):
-            known |= (who == seat or sees_give_back) << action.card.index
+        plan = ex.plan
+        for _at, k, who, action in ex.forced:
+            if plan[k].hidden_from(who, seat, action, ex) is None:
+                known |= _action_cards(action)
+    for i, (who, action) in enumerate(state.history):
+        if ex is not None and type(action) is not Play:
+            k = ex.step_of(i)
+            if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
+                continue
+        known |= _action_cards(action)
     if state.is_over:
-        known |= state.stock.mask
-    return known
+        known |= state.stock_mask
+    return CardSet(known)
+
+
+def _action_cards(action: Action) -> int:
+    """Return the mask of the cards an action names."""
+    if isinstance(action, Draw):
+        return action.cards.mask
+    card = getattr(action, "card", None)
+    return 0 if card is None else 1 << card.index
 
 
 def _world_permutation(state: State, seat: int, rng: random.Random) -> list[int] | None:
@@ -657,7 +686,7 @@ def _world_permutation(state: State, seat: int, rng: random.Random) -> list[int]
 
     ``None`` when no such permutation moves a card.
     """
-    unknown = _FULL & ~_known_cards(state, seat)
+    unknown = _FULL & ~cards_seat_may_know(state, seat).mask
     perm = list(range(40))
     groups = [[i for i in range(40) if unknown >> i & 1 and DECK[i].suit == s] for s in range(4)]
     if all(len(g) < 2 for g in groups):
@@ -683,8 +712,15 @@ def _relabel_set(cards: CardSet, perm: Sequence[int]) -> CardSet:
     return CardSet(_relabel_mask(cards.mask, perm))
 
 
-def _relabel_action(action: Action, perm: Sequence[int]) -> Action:
-    """Return ``action`` with its cards relabelled by ``perm``."""
+def relabel_action(action: Action, perm: Sequence[int]) -> Action:
+    """Return ``action`` with its cards relabelled: card ``i`` becomes ``perm[i]``.
+
+    Example:
+        >>> from calabrasella import Play
+        >>> perm = list(range(40)); perm[0], perm[1] = 1, 0
+        >>> relabel_action(Play("3d"), perm)
+        Play(card=Card.parse('2d'))
+    """
     if isinstance(action, Draw):
         return Draw(_relabel_set(action.cards, perm))
     if isinstance(action, (Play, Discard, Take, Call, GiveBack)):

@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
-from .actions import Action, Contract, Discard, Draw, GiveBack, Modifier
+from .actions import Action, Contract, GiveBack, Modifier
 from .cards import DECK, Card, CardSet, _cardset
-from .errors import IllegalActionError, StateError
-from .rulesets.base import GiveBackStep, Ruleset
+from .phases import Phase
+from .rulesets.base import Ruleset
+from .rulesets.steps import Exchange
 from .scoring import Result
-from .state import Exchange, Phase
 
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["Hidden", "View", "view"]
+__all__ = ["Hidden", "View", "build_view"]
 
 
 @attrs.frozen
@@ -33,7 +33,9 @@ class Hidden:
     """Stands in a view's history for a face-down action of another seat.
 
     Attributes:
-        kind: ``"discard"``, ``"give_back"`` or ``"draw"``.
+        kind: What kind of move it was, as the exchange step that made it
+            says: ``"discard"``, ``"give_back"``, ``"draw"`` or ``"take"``
+            for the built-in steps.
     """
 
     kind: str
@@ -42,9 +44,14 @@ class Hidden:
         return f"{self.kind.replace('_', ' ')} (face down)"
 
 
-_HIDDEN_DISCARD = Hidden("discard")
-_HIDDEN_GIVE_BACK = Hidden("give_back")
-_HIDDEN_DRAW = Hidden("draw")
+_HIDDEN: dict[str, Hidden] = {}
+
+
+def _hidden(kind: str) -> Hidden:
+    known = _HIDDEN.get(kind)
+    if known is None:
+        known = _HIDDEN[kind] = Hidden(kind)
+    return known
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False)
@@ -74,6 +81,9 @@ class View:
         tricks_won: Tricks won by each seat.
         card_units_won: Card units in each seat's tricks.
         history: Every action as (seat, action), others' face-down ones as :class:`Hidden`.
+        forced_moves: The moves the engine made by itself as ``(at, seat, action)``
+            (see :attr:`calabrasella.State.forced_moves`), others' face-down
+            ones as :class:`Hidden`.
         legal_actions: This seat's legal actions when it is to act, else empty.
         final_stock: The stock shown at the end of the deal (``None`` before).
         result: The result, once the deal is over.
@@ -107,6 +117,7 @@ class View:
     tricks_won: tuple[int, ...]
     card_units_won: tuple[int, ...]
     history: tuple[tuple[int, Union[Action, Hidden]], ...]
+    forced_moves: tuple[tuple[int, int, Union[Action, Hidden]], ...]
     legal_actions: tuple[Action, ...]
     final_stock: CardSet | None
     result: Result | None
@@ -125,46 +136,36 @@ class View:
         return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
 
 
-def view(state: State, seat: int) -> View:
-    """Return what ``seat`` may know of ``state``.
+def build_view(state: State, seat: int) -> View:
+    """Return what ``seat`` may know of ``state`` (the caller checked both).
 
-    Raises:
-        IllegalActionError: ``seat`` is not a seat at this table.
-        StateError: ``state`` is not a :class:`State`.
-
-    Example:
-        >>> import calabrasella as cb
-        >>> s = cb.new_deal(cb.CAVENDISH, seed=7)
-        >>> cb.view(s, 0).hand == s.hand(0)
-        True
+    The public entry points are :meth:`calabrasella.State.view` and
+    :func:`calabrasella.view`.
     """
-    if state.__class__.__name__ != "State":
-        raise StateError(f"not a state: {state!r}")
-    hands = state.hand_masks
-    if type(seat) is not int or not 0 <= seat < len(hands):
-        raise IllegalActionError(seat, f"not a seat at a table of {len(hands)}")
-    ex = state.exchange
-    history = state.history
-    trick = state.trick_cards
-    over = state.phase is Phase.OVER
+    hands = state._hand_masks
+    ex = state._exchange
+    history = state._history
+    trick = state._trick_cards
+    phase = state._phase
+    over = phase is Phase.OVER
     d: dict[str, Any] = {
-        "rules": state.rules,
+        "rules": state._rules,
         "seat": seat,
-        "dealer": state.deal.dealer,
-        "phase": state.phase,
-        "to_move": state.to_move,
+        "dealer": state._deal.dealer,
+        "phase": phase,
+        "to_move": state._to_move,
         "hand": _cardset(hands[seat]),
         "hand_sizes": tuple([h.bit_count() for h in hands]),
-        "stock_size": state.stock_mask.bit_count(),
-        "leader": state.leader,
-        "tricks_won": state.tricks_won,
-        "card_units_won": state.card_units_won,
-        "legal_actions": _legal_actions(state) if state.to_move == seat else (),
-        "result": state.result,
+        "stock_size": state._stock_mask.bit_count(),
+        "leader": state._leader,
+        "tricks_won": state._tricks_won,
+        "card_units_won": state._card_units_won,
+        "legal_actions": state.legal_actions() if state._to_move == seat else (),
+        "result": state._result,
     }
     if trick:
-        nxt = state.deal.next_seat
-        s = state.leader
+        nxt = state._deal.next_seat
+        s = state._leader
         pairs = []
         for c in trick:
             pairs.append((s, DECK[c]))
@@ -176,12 +177,12 @@ def view(state: State, seat: int) -> View:
         d.update(_NO_EXCHANGE)
         d["history"] = history
     else:
-        plays = 3 * sum(state.tricks_won) + len(trick)
+        plays = 3 * sum(state._tricks_won) + len(trick)
         cut = len(history) - plays
-        fixed = _exchange_part(ex, seat, history, cut, state.phase >= Phase.PLAYING)
+        fixed = _exchange_part(ex, seat, history, cut, phase >= Phase.PLAYING)
         d.update(fixed[0])
         d["history"] = fixed[1] + history[cut:] if plays else fixed[1]
-        d["final_stock"] = _cardset(state.stock_mask) if over else None
+        d["final_stock"] = _cardset(state._stock_mask) if over else None
     new = _new(View)
     _set(new, "__dict__", d)
     return new
@@ -198,21 +199,21 @@ _NO_EXCHANGE: dict[str, Any] = {
     "exposed": _EMPTY,
     "discards": _EMPTY,
     "drawn": _EMPTY,
+    "forced_moves": (),
     "final_stock": None,
 }
 _new = object.__new__
 _set = object.__setattr__
 
+_Entries = tuple[tuple[int, Union[Action, Hidden]], ...]
+_Part = tuple[dict[str, Any], _Entries]
 
-def _legal_actions(state: State) -> tuple[Action, ...]:
-    global _legal_actions
-    from .engine import legal_actions
-
-    _legal_actions = legal_actions
-    return legal_actions(state)
-
-
-_Part = tuple[dict[str, Any], tuple[tuple[int, Union[Action, Hidden]], ...]]
+# Once the play has begun the exchange never changes, and every state of the
+# play shares one exchange record: each seat's part of the view is memoized
+# here, keyed by the record's id (the record is kept alive by the entry, so
+# the id cannot be reused while it is cached). Oldest entries go first.
+_MEMO: dict[int, tuple[Exchange, dict[int, _Part]]] = {}
+_MEMO_SIZE = 256
 
 
 def _exchange_part(
@@ -223,61 +224,71 @@ def _exchange_part(
     settled: bool,
 ) -> _Part:
     """Return the view fields the exchange decides for ``seat``, and the redacted
-    history before the play.
-
-    Once the play has begun the exchange never changes, and all the states
-    of the play share one exchange record: the answer is memoized on it
-    (outside its attrs fields, so equality, hashing and repr ignore it).
-    """
-    cache: dict[int, _Part] | None = ex.__dict__.get("_view_memo") if settled else None
-    if cache is not None:
-        part = cache.get(seat)
-        if part is not None:
-            return part
-    declarer, giver = ex.declarer, ex.giver
-    sees_give_back = _gives_back_face_up(ex.plan) or seat in (declarer, giver)
+    history before the play."""
+    cache: dict[int, _Part] | None = None
+    if settled:
+        entry = _MEMO.get(id(ex))
+        if entry is not None and entry[0] is ex:
+            cache = entry[1]
+            part = cache.get(seat)
+            if part is not None:
+                return part
+    entries = redacted_history(ex, history[:cut], seat)
+    given_back = None
+    if ex.gave_back >= 0:
+        for _, action in entries:
+            if type(action) is GiveBack and action.card.index == ex.gave_back:
+                given_back = action.card
     fields = {
-        "declarer": declarer,
+        "declarer": ex.declarer,
         "contract": ex.contract,
         "modifier": ex.modifier,
         "called": DECK[ex.called] if ex.called >= 0 else None,
-        "giver": giver if giver >= 0 else None,
-        "given_back": DECK[ex.gave_back] if ex.gave_back >= 0 and sees_give_back else None,
+        "giver": ex.giver if ex.giver >= 0 else None,
+        "given_back": given_back,
         "exposed": _cardset(ex.exposed),
         "discards": _cardset(ex.discards[seat]),
         "drawn": _cardset(ex.drawn[seat]),
+        "forced_moves": redacted_forced(ex, seat),
     }
-    part = (fields, _redact(history[:cut], seat, sees_give_back))
+    part = (fields, entries)
     if settled:
         if cache is None:
+            if len(_MEMO) >= _MEMO_SIZE:
+                del _MEMO[next(iter(_MEMO))]
             cache = {}
-            _set(ex, "_view_memo", cache)
+            _MEMO[id(ex)] = (ex, cache)
         cache[seat] = part
     return part
 
 
-def _gives_back_face_up(plan: tuple[object, ...]) -> bool:
-    for step in plan:
-        if type(step) is GiveBackStep:
-            return step.face_up
-    return False
+def redacted_history(
+    ex: Exchange, entries: tuple[tuple[int, Action], ...], seat: int
+) -> _Entries:
+    """Return ``entries`` (a history up to the play) as ``seat`` sees it.
 
-
-def _redact(
-    entries: tuple[tuple[int, Action], ...], seat: int, sees_give_back: bool
-) -> tuple[tuple[int, Union[Action, Hidden]], ...]:
+    Each exchange entry is shown to ``seat`` unless the step that made it
+    says it is hidden (:meth:`~calabrasella.rulesets.Step.hidden_from`).
+    """
+    plan = ex.plan
     out: list[tuple[int, Union[Action, Hidden]]] = []
-    for entry in entries:
-        who, action = entry
-        cls = type(action)
-        if who != seat and cls is Discard:
-            out.append((who, _HIDDEN_DISCARD))
-        elif who != seat and cls is Draw:
-            out.append((who, _HIDDEN_DRAW))
-        elif cls is GiveBack and not sees_give_back:
-            out.append((who, _HIDDEN_GIVE_BACK))
-        else:
-            out.append(entry)
+    for i, entry in enumerate(entries):
+        k = ex.step_of(i)
+        if k >= 0:
+            who, action = entry
+            kind = plan[k].hidden_from(who, seat, action, ex)
+            if kind is not None:
+                out.append((who, _hidden(kind)))
+                continue
+        out.append(entry)
     return tuple(out)
 
 
+def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Action, Hidden]], ...]:
+    """Return the exchange's forced moves as ``seat`` sees them: ``(at, seat, action)``."""
+    plan = ex.plan
+    out: list[tuple[int, int, Union[Action, Hidden]]] = []
+    for at, k, who, action in ex.forced:
+        kind = plan[k].hidden_from(who, seat, action, ex)
+        out.append((at, who, action if kind is None else _hidden(kind)))
+    return tuple(out)

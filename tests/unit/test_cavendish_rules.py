@@ -906,8 +906,8 @@ def test_deal_from_four_players_dealer_holding_cards() -> None:
 
 @pytest.mark.parametrize("dealer", [-1, 3, "0", None, 1.0])
 def test_deal_from_bad_dealer(dealer: object) -> None:
-    """deal_from: a dealer that is not a seat of the table raises RecordError."""
-    with pytest.raises(cb.RecordError):
+    """deal_from: a dealer that is not a seat of the table raises SeatError, naming the range."""
+    with pytest.raises(cb.SeatError, match=r"expected 0\.\.2 at a table of 3"):
         cb.deal_from(
             cb.CAVENDISH,
             [P(A_SEAT0), P(A_SEAT1), P(A_SEAT2)],

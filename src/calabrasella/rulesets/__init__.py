@@ -5,20 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import RulesetError
-from .base import (
+from .base import Calls, Ruleset, Terms, choice, flag
+from .calabresella import CALABRESELLA, STAKES, Calabresella
+from .cavendish import CAVENDISH, Cavendish
+from .steps import (
     CallStep,
     DiscardStep,
     DrawStep,
+    Exchange,
     ExposeStep,
     GiveBackStep,
     RaiseStep,
     Role,
-    Ruleset,
     Step,
     TakeStep,
+    Work,
 )
-from .calabresella import CALABRESELLA, STAKES, Calabresella
-from .cavendish import CAVENDISH, Cavendish
 
 __all__ = [
     "CALABRESELLA",
@@ -26,9 +28,11 @@ __all__ = [
     "STAKES",
     "Calabresella",
     "CallStep",
+    "Calls",
     "Cavendish",
     "DiscardStep",
     "DrawStep",
+    "Exchange",
     "ExposeStep",
     "GiveBackStep",
     "RaiseStep",
@@ -36,7 +40,11 @@ __all__ = [
     "Ruleset",
     "Step",
     "TakeStep",
+    "Terms",
+    "Work",
+    "choice",
     "find_ruleset",
+    "flag",
     "register_ruleset",
     "ruleset_names",
 ]

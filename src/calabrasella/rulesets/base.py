@@ -4,33 +4,28 @@ A ruleset is a frozen value: its fields are its options, and a handful of
 small hooks say what differs between games. The engine owns the mechanics
 (whose turn it is, moving cards, validating actions, tricks); a ruleset says:
 
+- :attr:`Ruleset.contracts`: its bids, lowest first;
 - :meth:`Ruleset.bidding_turn`: who speaks next in the auction and what he may bid;
+- :meth:`Ruleset.auction_winner` and :meth:`Ruleset.void_result`: who won
+  the auction, and what a deal nobody won is worth;
 - :meth:`Ruleset.exchange_plan` and :meth:`Ruleset.raise_plan`: the steps
-  between the auction and the play, as a tuple of step values (below);
+  between the auction and the play (see :mod:`calabrasella.rulesets.steps`);
 - :meth:`Ruleset.callable_cards`: which cards the declarer may call;
+- :meth:`Ruleset.play_sizes`: the cards in each hand and in the stock when the play begins;
 - :meth:`Ruleset.first_leader`: who leads to the first trick;
-- :meth:`Ruleset.score`: the result of a finished play.
+- :meth:`Ruleset.score`: the result of a finished play;
+- :attr:`Ruleset.terms`: the words its sources use, for display.
 
-The steps are plain values the engine interprets, one decision at a time:
-
-========================  ====================================================
-Step                      What happens
-========================  ====================================================
-``CallStep()``            the declarer calls a card; its holder hands it over
-``GiveBackStep(face_up)`` the declarer returns a card to the seat that gave
-``DiscardStep(...)``      a seat lays cards face down into the stock
-``ExposeStep()``          the stock is turned face up for all
-``TakeStep(...)``         a seat takes cards from the stock
-``RaiseStep(choices)``    the declarer may raise (solissimo)
-``DrawStep(role, n)``     chance: a seat draws ``n`` stock cards unseen
-========================  ====================================================
+The four hooks every game must fill in (``bidding_turn``, ``exchange_plan``,
+``first_leader`` and ``score``) are abstract: a ruleset class missing one
+cannot be built.
 """
 
 from __future__ import annotations
 
-import enum
+import abc
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal, Union
+from typing import Any, ClassVar
 
 import attrs
 
@@ -38,99 +33,10 @@ from ..actions import Contract, Modifier
 from ..cards import CardSet
 from ..errors import RulesetError
 from ..scoring import Result, Tally
+from .steps import Step
 
-__all__ = [
-    "CallStep",
-    "DiscardStep",
-    "DrawStep",
-    "ExposeStep",
-    "GiveBackStep",
-    "RaiseStep",
-    "Role",
-    "Ruleset",
-    "Step",
-    "TakeStep",
-]
+__all__ = ["Calls", "Ruleset", "Terms", "choice", "flag"]
 
-
-class Role(enum.Enum):
-    """A seat named by its part in the deal."""
-
-    DECLARER = "declarer"
-    #: The adversary next after the declarer in turn order.
-    FIRST = "first"
-    #: The other adversary.
-    SECOND = "second"
-
-
-@attrs.frozen
-class CallStep:
-    """The declarer calls one card from :meth:`Ruleset.callable_cards`.
-
-    An adversary holding it hands it to the declarer; a card in the stock
-    stays there. Skipped when nothing can be called.
-    """
-
-
-@attrs.frozen
-class GiveBackStep:
-    """The declarer gives one card (not the called one) to the seat that gave.
-
-    Skipped when nobody gave. Seen by all when ``face_up``, else only by the two.
-    """
-
-    face_up: bool = False
-
-
-@attrs.frozen
-class DiscardStep:
-    """A seat discards ``min_count`` to ``max_count`` cards face down, one at a time.
-
-    With ``as_taken`` it discards exactly as many as it took in this deal
-    (skipped when it took none), and the counts are ignored.
-    """
-
-    role: Role
-    min_count: int = 0
-    max_count: int = 0
-    as_taken: bool = False
-
-
-@attrs.frozen
-class ExposeStep:
-    """The stock (monte) is turned face up: every seat sees its cards."""
-
-
-@attrs.frozen
-class TakeStep:
-    """A seat takes cards from the stock.
-
-    ``count``: ``"as_discarded"`` exactly as many as it discarded, chosen one
-    at a time; ``"all"`` every stock card at once; ``"any"`` any number,
-    chosen one at a time and ended with ``Done``.
-    """
-
-    role: Role
-    count: Literal["as_discarded", "all", "any"]
-
-
-@attrs.frozen
-class RaiseStep:
-    """The declarer may raise with one of ``choices`` or pass."""
-
-    choices: tuple[Modifier, ...]
-
-
-@attrs.frozen
-class DrawStep:
-    """Chance: a seat draws ``count`` stock cards unseen (resolved at once if forced)."""
-
-    role: Role
-    count: int
-
-
-Step = Union[CallStep, GiveBackStep, DiscardStep, ExposeStep, TakeStep, RaiseStep, DrawStep]
-"""Any exchange step."""
 
 #: The auction so far: (seat, bid) pairs, ``None`` for a pass, in speaking order.
 Calls = Sequence[tuple[int, Contract | None]]
@@ -147,7 +53,20 @@ def _packet_validator(instance: object, attribute: Any, value: object) -> None:
 
 
 def choice(*values: str) -> Any:
-    """Return an attrs validator that accepts only ``values`` (raises RulesetError)."""
+    """Return an attrs validator for an option that takes one of ``values``.
+
+    For a variant's own options: the error names the option and the values allowed.
+
+    Example:
+        >>> import attrs
+        >>> @attrs.frozen
+        ... class Options:
+        ...     lead: str = attrs.field(default="eldest", validator=choice("eldest", "dealer"))
+        >>> Options(lead="left")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.RulesetError: lead='left': expected one of 'eldest', 'dealer'
+    """
 
     def check(instance: object, attribute: Any, value: object) -> None:
         if value not in values:
@@ -159,29 +78,61 @@ def choice(*values: str) -> Any:
 
 
 def flag(instance: object, attribute: Any, value: object) -> None:
-    """Validate a boolean option (raises RulesetError)."""
+    """Validate a boolean option: an attrs validator that raises :class:`RulesetError`."""
     if not isinstance(value, bool):
         raise RulesetError(f"{attribute.name}={value!r}: expected True or False")
 
 
+@attrs.frozen
+class Terms:
+    """The words a ruleset's sources use, for display (the command line, records).
+
+    Attributes:
+        title: The game's name as a player would say it.
+        declarer: The declarer (Cavendish: "single player").
+        stock: The cards set aside (Cavendish: "stock"; Calabresella: "monte").
+        base: What a deal's value is made of before multipliers
+            (Cavendish: the "difference" of the sides' units; Calabresella: the "stake").
+        points: Whether results are also told in points (units // 3).
+    """
+
+    title: str = "a variant"
+    declarer: str = "declarer"
+    stock: str = "stock"
+    base: str = "base"
+    points: bool = False
+
+
 @attrs.frozen(kw_only=True)
-class Ruleset:
+class Ruleset(abc.ABC):
     """Base of every ruleset: the options every game has, and the hooks.
 
-    Subclass it (one level: a frozen attrs class whose fields are its options)
-    and fill in the hooks; or take an existing ruleset and change options with
-    ``attrs.evolve``. The class attributes :attr:`name` and :attr:`version`
-    identify the rules in records.
+    Subclass it (one level: a frozen attrs class whose fields are its
+    options) and fill in the abstract hooks; or take an existing ruleset and
+    change options with ``attrs.evolve``. The class attributes :attr:`name`
+    and :attr:`version` identify the rules in records.
 
     Attributes:
         players: Seats at the table: 3, or 4 with the dealer sitting out.
         packet: Cards per packet when dealing from a shuffled pack.
         dealer_shares: With four at the table, whether the sitting-out dealer
             pays and receives like each adversary.
+
+    Example:
+        >>> Ruleset()
+        Traceback (most recent call last):
+        ...
+        TypeError: Can't instantiate abstract class Ruleset with abstract methods bidding_turn, exchange_plan, first_leader, score
     """
 
+    #: The name the ruleset is found by (:func:`calabrasella.find_ruleset`).
     name: ClassVar[str] = "base"
+    #: The version of the rules, bumped when a change alters results.
     version: ClassVar[int] = 1
+    #: The bids, lowest first; a later bid beats an earlier one.
+    contracts: ClassVar[tuple[Contract, ...]] = ()
+    #: The words the sources use (see :class:`Terms`).
+    terms: ClassVar[Terms] = Terms()
 
     players: int = attrs.field(default=3, validator=_players_validator)
     packet: int = attrs.field(default=4, validator=_packet_validator)
@@ -197,20 +148,53 @@ class Ruleset:
         """
         return attrs.asdict(self)
 
+    def contract_rank(self, contract: Contract) -> int:
+        """Return the place of ``contract`` among :attr:`contracts` (higher beats lower).
+
+        Raises:
+            RulesetError: The ruleset has no such contract.
+        """
+        try:
+            return self.contracts.index(contract)
+        except ValueError:
+            raise RulesetError(f"{self.name} has no contract {contract.value!r}") from None
+
+    @abc.abstractmethod
     def bidding_turn(
         self, order: tuple[int, ...], calls: Calls
     ) -> tuple[int, tuple[Contract, ...]] | None:
         """Return who speaks next and what he may bid, or ``None`` when the auction is over.
 
-        ``order`` holds the three active seats from the eldest hand. Passing is
-        always allowed. The winner is the seat of the highest bid (the engine
-        works it out); when nobody bid, the deal is void.
+        ``order`` holds the three active seats from the eldest hand; ``calls``
+        the auction so far. Passing is always allowed. The bids allowed come
+        lowest first, in :attr:`contracts` order (the order of the legal actions).
         """
-        raise NotImplementedError
 
+    def auction_winner(self, calls: Calls) -> tuple[int, Contract] | None:
+        """Return the declarer and his contract once the auction is over; ``None``: nobody bid.
+
+        By default the highest bid in :attr:`contracts` order wins, the
+        earliest of equal bids first.
+        """
+        best: tuple[int, Contract] | None = None
+        rank = -1
+        for seat, bid in calls:
+            if bid is not None:
+                r = self.contract_rank(bid)
+                if r > rank:
+                    best, rank = (seat, bid), r
+        return best
+
+    def void_result(self, *, players: int, dealer: int, calls: Calls) -> Result:
+        """Return the result of a deal that nobody won in the auction.
+
+        By default it is void and nobody pays (:meth:`Result.void_deal`).
+        """
+        return Result.void_deal(players)
+
+    @abc.abstractmethod
     def exchange_plan(self, contract: Contract) -> tuple[Step, ...]:
         """Return the steps between the auction won with ``contract`` and the play."""
-        raise NotImplementedError
 
     def raise_plan(self, modifier: Modifier) -> tuple[Step, ...]:
         """Return the steps a raise adds after the ``RaiseStep``."""
@@ -220,20 +204,20 @@ class Ruleset:
         """Return the cards the declarer holding ``hand`` may call (held cards are removed)."""
         return CardSet()
 
+    def play_sizes(self, contract: Contract, modifier: Modifier | None) -> tuple[int, int]:
+        """Return the cards each active seat holds and the stock holds when the play begins.
+
+        The engine checks them at the end of the exchange (a ruleset whose
+        steps leave other counts is broken). By default twelve and four.
+        """
+        return 12, 4
+
+    @abc.abstractmethod
     def first_leader(
         self, *, order: tuple[int, ...], declarer: int, contract: Contract, modifier: Modifier | None
     ) -> int:
         """Return the seat that leads to the first trick."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def score(self, tally: Tally) -> Result:
         """Return the result of a finished play."""
-        raise NotImplementedError
-
-    @staticmethod
-    def role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
-        """Return the seat playing ``role`` given the active seats and the declarer."""
-        if role is Role.DECLARER:
-            return declarer
-        i = order.index(declarer)
-        return order[(i + 1) % 3] if role is Role.FIRST else order[(i + 2) % 3]

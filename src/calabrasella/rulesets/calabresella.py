@@ -1,4 +1,4 @@
-"""Calabresella, or Terziglio (RULES.md, Ruleset 2)."""
+"""Calabresella, or Terziglio (see the rules page of the docs)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from ..actions import Contract, Modifier
 from ..cards import CardSet
 from ..errors import RulesetError
 from ..scoring import Bonus, Result, Tally, result_of
-from .base import (
-    Calls,
+from .base import Calls, Ruleset, Terms, choice, flag
+from .cavendish import threes_then_twos
+from .steps import (
     CallStep,
     DiscardStep,
     DrawStep,
@@ -19,13 +20,9 @@ from .base import (
     GiveBackStep,
     RaiseStep,
     Role,
-    Ruleset,
     Step,
     TakeStep,
-    choice,
-    flag,
 )
-from .cavendish import threes_then_twos
 
 __all__ = ["CALABRESELLA", "STAKES", "Calabresella"]
 
@@ -80,6 +77,10 @@ class Calabresella(Ruleset):
 
     name: ClassVar[str] = "calabresella"
     version: ClassVar[int] = 1
+    contracts: ClassVar[tuple[Contract, ...]] = _BIDS
+    terms: ClassVar[Terms] = Terms(
+        title="Calabresella (Terziglio)", declarer="declarer", stock="monte", base="stake", points=True
+    )
 
     auction: Literal["single_round", "until_two_pass"] = attrs.field(
         default="single_round", validator=choice("single_round", "until_two_pass")
@@ -100,10 +101,10 @@ class Calabresella(Ruleset):
         self, order: tuple[int, ...], calls: Calls
     ) -> tuple[int, tuple[Contract, ...]] | None:
         """Whoever speaks next must bid higher than every earlier bid, or pass."""
-        high = max((bid.level for _, bid in calls if bid is not None), default=0)
-        if high == Contract.SOLISSIMO.level:
+        high = max((_BIDS.index(bid) + 1 for _, bid in calls if bid is not None), default=0)
+        if high == len(_BIDS):  # solissimo: nobody can bid higher
             return None
-        allowed = tuple(c for c in _BIDS if c.level > high)
+        allowed = _BIDS[high:]
         if self.auction == "single_round":
             return None if len(calls) == 3 else (order[len(calls)], allowed)
         passed = {seat for seat, bid in calls if bid is None}

@@ -1,4 +1,4 @@
-"""Calabrasella as Cavendish wrote it down (RULES.md, Ruleset 1)."""
+"""Calabrasella as Cavendish wrote it down (see the rules page of the docs)."""
 
 from __future__ import annotations
 
@@ -10,19 +10,8 @@ from .._bits import FULL
 from ..actions import Contract
 from ..cards import CardSet
 from ..scoring import TOTAL_UNITS, Bonus, Result, Tally, result_of
-from .base import (
-    Calls,
-    CallStep,
-    DiscardStep,
-    ExposeStep,
-    GiveBackStep,
-    Role,
-    Ruleset,
-    Step,
-    TakeStep,
-    choice,
-    flag,
-)
+from .base import Calls, Ruleset, Terms, choice, flag
+from .steps import CallStep, DiscardStep, ExposeStep, GiveBackStep, Role, Step, TakeStep
 
 __all__ = ["CAVENDISH", "Cavendish", "threes_then_twos"]
 
@@ -77,6 +66,10 @@ class Cavendish(Ruleset):
 
     name: ClassVar[str] = "cavendish"
     version: ClassVar[int] = 1
+    contracts: ClassVar[tuple[Contract, ...]] = _STAND
+    terms: ClassVar[Terms] = Terms(
+        title="Calabrasella (Cavendish)", declarer="single player", stock="stock", base="difference"
+    )
 
     first_lead: Literal["eldest", "after_declarer"] = attrs.field(
         default="eldest", validator=choice("eldest", "after_declarer")
