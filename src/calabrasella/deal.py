@@ -18,7 +18,7 @@ from .cards import CardLike, CardSet, _cardset
 from .errors import RecordError, RulesetError, SeatError, SeedError
 from .phases import Phase
 from .rulesets.base import Ruleset
-from .state import State
+from .state import State, make_state
 
 __all__ = ["Deal", "deal_from", "new_deal", "shuffled_deal", "start"]
 
@@ -279,7 +279,7 @@ def start(rules: Ruleset, deal: Deal) -> State:
     if turn is None:  # pragma: no cover - a ruleset must let someone speak
         raise RulesetError(f"{rules.name}: nobody may speak in the auction")
     zeros = (0,) * n
-    return State(
+    return make_state(
         rules,
         deal,
         Phase.BIDDING,

@@ -19,7 +19,7 @@ from .errors import IllegalActionError, RulesetError, SeedError, StateError
 from .phases import Phase
 from .rulesets.steps import Exchange, Work, describe
 from .scoring import Tally
-from .state import State
+from .state import State, make_state
 from .views import View
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
 
 _UNITS = _bits.UNITS
 _SUIT_PLAYS = legal.SUIT_PLAYS
+_tuple_new = tuple.__new__
 _SUIT_MASKS = _bits.SUIT_MASKS
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
@@ -78,6 +79,9 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
+        ex = state._exchange
+        if ex is not None and state._phase is not _OVER:  # the exchange
+            return ex.plan[ex.step].legal_actions(_work(state, ex))
         return legal.legal_actions(state)
     if isinstance(state, View):
         return state.legal_actions
@@ -219,23 +223,23 @@ def _apply_bidding(state: State, action: Action) -> State:
     turn = rules.bidding_turn(order, calls)
     s = state
     if turn is not None:
-        return State(
+        return make_state(
             s._rules, s._deal, _BIDDING, turn[0], s._hand_masks, s._stock_mask, None,
             (), s._leader, s._card_units_won, s._tricks_won, history, None,
         )  # fmt: skip
     won = rules.auction_winner(calls)
     if won is None:
         result = rules.void_result(players=state.players, dealer=state._deal.dealer, calls=calls)
-        return State(
+        return make_state(
             s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, None,
             (), s._leader, s._card_units_won, s._tricks_won, history, result,
         )  # fmt: skip
     declarer, contract = won
     zeros = (0,) * state.players
-    exchange = Exchange(
+    exchange: Exchange = _tuple_new(Exchange, (
         declarer, contract, None, rules.exchange_plan(contract), 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (),
-    )  # fmt: skip
+    ))  # fmt: skip
     work = Work(rules, order, list(state._hand_masks), state._stock_mask, exchange, len(history))
     _advance(work)
     return _close(state, work, history)
@@ -247,12 +251,27 @@ def _apply_bidding(state: State, action: Action) -> State:
 def _apply_exchange(state: State, action: Action) -> State:
     ex = state._exchange
     assert ex is not None
-    work = legal.work_of(state)
+    work = _work(state, ex)
     step = ex.plan[ex.step]
     if step.apply(work, action):
         work.step += 1
         _advance(work)
-    return _close(state, work, (*state._history, *work.entries))
+    entries = work.entries
+    history = state._history + (entries[0],) if len(entries) == 1 else (*state._history, *entries)
+    return _close(state, work, history)
+
+
+def _work(state: State, ex: Exchange) -> Work:
+    return Work(
+        state._rules,
+        state._deal.order,
+        list(state._hand_masks),
+        state._stock_mask,
+        ex,
+        len(state._history) + 1,
+        state._phase,
+        state._to_move,
+    )
 
 
 def _advance(work: Work) -> None:
@@ -260,7 +279,7 @@ def _advance(work: Work) -> None:
     while work.step < len(work.plan):
         step = work.plan[work.step]
         work.moved = 0
-        work.starts = (*work.starts[: work.step], work.history_length)
+        work.starts += (work.history_length,)  # one start per step, in order
         if step.start(work):
             return
         work.step += 1
@@ -291,7 +310,7 @@ def _close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) ->
     """Build the next state from the work of one action."""
     s = state
     leader = s._leader if work.to_move is None or work.phase is not _PLAYING else work.to_move
-    return State(
+    return make_state(
         s._rules, s._deal, work.phase, work.to_move, tuple(work.hands), work.stock,
         work.exchange(), (), leader, s._card_units_won, s._tricks_won, history, None,
     )  # fmt: skip
@@ -320,7 +339,7 @@ def _apply_playing(state: State, action: Action) -> State:
     history = (*state._history, (seat, action))
     s = state
     if len(trick) < 2:
-        return State(
+        return make_state(
             s._rules, s._deal, _PLAYING, s._deal.next_seat[seat], new_hands, s._stock_mask,
             s._exchange, (*trick, card), s._leader, s._card_units_won, s._tricks_won,
             history, None,
@@ -339,7 +358,7 @@ def _apply_playing(state: State, action: Action) -> State:
     won[winner] += _UNITS[c0] + _UNITS[c1] + _UNITS[card]
     tricks = list(s._tricks_won)
     tricks[winner] += 1
-    new = State(
+    new = make_state(
         s._rules, s._deal, _PLAYING, winner, new_hands, s._stock_mask, s._exchange, (),
         winner, tuple(won), tuple(tricks), history, None,
     )  # fmt: skip
@@ -369,7 +388,7 @@ def _finish(state: State, last: int) -> State:
     )
     result = state._rules.score(tally)
     s = state
-    return State(
+    return make_state(
         s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange, (),
         s._leader, s._card_units_won, s._tricks_won, s._history, result,
     )  # fmt: skip

@@ -41,17 +41,16 @@ def work_of(state: State) -> Work:
     """Return a fresh working copy of ``state`` (which must be in the exchange)."""
     ex = state._exchange
     assert ex is not None
-    work = Work(
+    return Work(
         state._rules,
         state._deal.order,
         list(state._hand_masks),
         state._stock_mask,
         ex,
         len(state._history) + 1,
+        state._phase,
+        state._to_move,
     )
-    work.phase = state._phase
-    work.to_move = state._to_move
-    return work
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:

@@ -270,17 +270,18 @@ def redacted_history(
     Each exchange entry is shown to ``seat`` unless the step that made it
     says it is hidden (:meth:`~calabrasella.rulesets.Step.hidden_from`).
     """
-    plan = ex.plan
-    out: list[tuple[int, Union[Action, Hidden]]] = []
-    for i, entry in enumerate(entries):
-        k = ex.step_of(i)
-        if k >= 0:
-            who, action = entry
-            kind = plan[k].hidden_from(who, seat, action, ex)
-            if kind is not None:
-                out.append((who, _hidden(kind)))
-                continue
-        out.append(entry)
+    plan, starts = ex.plan, ex.starts
+    first = starts[0] if starts else len(entries)
+    out: list[tuple[int, Union[Action, Hidden]]] = list(entries[:first])
+    k = 0
+    last = len(starts) - 1
+    for i in range(first, len(entries)):
+        while k < last and starts[k + 1] <= i:
+            k += 1
+        entry = entries[i]
+        who, action = entry
+        kind = plan[k].hidden_from(who, seat, action, ex)
+        out.append(entry if kind is None else (who, _hidden(kind)))
     return tuple(out)
 
 

@@ -75,6 +75,7 @@ __all__ = [
     "TakeStep",
     "Work",
     "card_actions",
+    "put",
 ]
 
 
@@ -87,6 +88,8 @@ class Role(enum.Enum):
     #: The other adversary.
     SECOND = "second"
 
+
+_DECLARER = Role.DECLARER
 
 #: A move the engine made by itself: (history length when it was made,
 #: index of the step that made it, seat, action).
@@ -149,6 +152,9 @@ class Exchange(NamedTuple):
         return k
 
 
+_tuple_new = tuple.__new__
+
+
 class Work:
     """A mutable working copy of a deal while the engine applies one action.
 
@@ -167,8 +173,8 @@ class Work:
         entries: The history entries this action adds: ``(seat, action)``.
         declarer, contract, modifier, plan, step, moved, called, giver,
         gave_back, exposed: As in :class:`Exchange`.
-        discards, taken, drawn: As in :class:`Exchange`, as lists.
-        starts, forced: As in :class:`Exchange`.
+        discards, taken, drawn, starts, forced: As in :class:`Exchange`
+            (tuples: change them with :func:`put`).
     """
 
     __slots__ = (
@@ -205,13 +211,15 @@ class Work:
         stock: int,
         exchange: Exchange,
         history_length: int,
+        phase: Phase = Phase.PLAYING,
+        to_move: int | None = None,
     ) -> None:
         self.rules = rules
         self.order = order
         self.hands = hands
         self.stock = stock
-        self.phase = Phase.PLAYING
-        self.to_move: int | None = None
+        self.phase = phase
+        self.to_move = to_move
         self.history_length = history_length
         self.entries: list[tuple[int, Action]] = []
         (
@@ -231,30 +239,33 @@ class Work:
             starts,
             forced,
         ) = exchange
-        self.discards = list(discards)
-        self.taken = list(taken)
-        self.drawn = list(drawn)
+        self.discards: tuple[int, ...] = discards
+        self.taken: tuple[int, ...] = taken
+        self.drawn: tuple[int, ...] = drawn
         self.starts: tuple[int, ...] = starts
         self.forced: tuple[ForcedEntry, ...] = forced
 
     def exchange(self) -> Exchange:
         """Return the exchange record of the work as it is now."""
-        return Exchange(
-            self.declarer,
-            self.contract,
-            self.modifier,
-            self.plan,
-            self.step,
-            self.moved,
-            self.called,
-            self.giver,
-            self.gave_back,
-            self.exposed,
-            tuple(self.discards),
-            tuple(self.taken),
-            tuple(self.drawn),
-            self.starts,
-            self.forced,
+        return _tuple_new(  # type: ignore[no-any-return]
+            Exchange,
+            (
+                self.declarer,
+                self.contract,
+                self.modifier,
+                self.plan,
+                self.step,
+                self.moved,
+                self.called,
+                self.giver,
+                self.gave_back,
+                self.exposed,
+                self.discards,
+                self.taken,
+                self.drawn,
+                self.starts,
+                self.forced,
+            ),
         )
 
     # --- for steps -------------------------------------------------------------
@@ -292,6 +303,11 @@ class Work:
         """Move ``cards`` (a mask) from the stock into ``seat``'s hand."""
         self.stock &= ~cards
         self.hands[seat] |= cards
+
+
+def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """Return ``values`` with item ``i`` replaced by ``value`` (for the per-seat fields of a work)."""
+    return (*values[:i], value, *values[i + 1 :])
 
 
 _SUIT_TABLES: dict[int, list[tuple[Any, ...]]] = {}
@@ -482,7 +498,7 @@ class CallStep(Step):
                 hands[declarer] |= bit
                 break
         work.called = card
-        work.record(declarer, action)
+        work.entries.append((declarer, action))
         return True
 
 
@@ -520,7 +536,7 @@ class GiveBackStep(Step):
         work.hands[declarer] &= ~(1 << card)
         work.hands[work.giver] |= 1 << card
         work.gave_back = card
-        work.record(declarer, action)
+        work.entries.append((declarer, action))
         return True
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
@@ -555,10 +571,10 @@ class DiscardStep(Step):
         if not self.as_taken and self.max_count == 0:
             raise RulesetError("DiscardStep: max_count=0 discards nothing (give 1..4, or as_taken)")
 
-    def bounds(self, work: Work) -> tuple[int, int]:
-        """Return the least and the most cards the seat to move must discard."""
+    def bounds(self, work: Work, seat: int) -> tuple[int, int]:
+        """Return the least and the most cards ``seat`` (the seat discarding) must discard."""
         if self.as_taken:
-            n = work.taken[work.seat(self.role)].bit_count()
+            n = work.taken[seat].bit_count()
             return n, n
         return self.min_count, self.max_count
 
@@ -571,21 +587,22 @@ class DiscardStep(Step):
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """``Done`` first once enough cards are down, then one ``Discard`` per card held."""
-        low, _ = self.bounds(work)
-        cards = card_actions(DISCARDS, work.hands[work.seat(self.role)])
+        seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
+        low, _ = self.bounds(work, seat)
+        cards = card_actions(DISCARDS, work.hands[seat])
         return (DONE, *cards) if work.moved >= low else cards
 
     def apply(self, work: Work, action: Action) -> bool:
         """The card goes face down into the stock; done at ``max_count`` or on ``Done``."""
-        seat = work.seat(self.role)
-        low, high = self.bounds(work)
+        seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
+        low, high = self.bounds(work, seat)
         cls = type(action)
         if cls is Done:
             if work.moved < low:
                 raise IllegalActionError(
                     action, f"seat {seat} must discard at least {low} (has discarded {work.moved})"
                 )
-            work.record(seat, action)
+            work.entries.append((seat, action))
             return True
         if cls is not Discard:
             raise wrong_kind(work, action, "discard" + (" or stop" if work.moved >= low else ""))
@@ -595,9 +612,9 @@ class DiscardStep(Step):
             raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
         work.hands[seat] &= ~bit
         work.stock |= bit
-        work.discards[seat] |= bit
+        work.discards = put(work.discards, seat, work.discards[seat] | bit)
         work.moved += 1
-        work.record(seat, action)
+        work.entries.append((seat, action))
         return work.moved >= high
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
@@ -642,7 +659,7 @@ class TakeStep(Step):
     @staticmethod
     def _take_forced(work: Work, seat: int, cards: int) -> None:
         work.move_to_hand(seat, cards)
-        work.taken[seat] |= cards
+        work.taken = put(work.taken, seat, work.taken[seat] | cards)
         for i in _bits.indices(cards):
             work.force(seat, TAKES[i])
 
@@ -656,7 +673,7 @@ class TakeStep(Step):
         seat = work.seat(self.role)
         cls = type(action)
         if cls is Done and self.count == "any":
-            work.record(seat, action)
+            work.entries.append((seat, action))
             return True
         if cls is not Take:
             raise wrong_kind(work, action, "take a card from the stock")
@@ -668,9 +685,9 @@ class TakeStep(Step):
         if laid_down & bit:
             raise IllegalActionError(action, f"{DECK[card]} was discarded: a discard is final")
         work.move_to_hand(seat, bit)
-        work.taken[seat] |= bit
+        work.taken = put(work.taken, seat, work.taken[seat] | bit)
         work.moved += 1
-        work.record(seat, action)
+        work.entries.append((seat, action))
         takeable = work.stock & ~laid_down
         if self.count == "as_discarded":
             left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
@@ -712,12 +729,14 @@ class RaiseStep(Step):
         if cls is Raise:
             modifier = action.modifier  # type: ignore[union-attr]
             if modifier not in self.choices:
-                raise IllegalActionError(action, f"{work.rules.name} does not allow {modifier.value}")
+                raise IllegalActionError(
+                    action, f"{work.rules.name} does not allow {modifier.value}"
+                )
             extra = work.rules.raise_plan(modifier)
             work.modifier = modifier
             i = work.step + 1
             work.plan = (*work.plan[:i], *extra, *work.plan[i:])
-        work.record(work.declarer, action)
+        work.entries.append((work.declarer, action))
         return True
 
 
@@ -736,7 +755,7 @@ class DrawStep(Step):
         stock = work.stock
         if self.count >= stock.bit_count():
             work.move_to_hand(seat, stock)
-            work.drawn[seat] |= stock
+            work.drawn = put(work.drawn, seat, work.drawn[seat] | stock)
             if stock:
                 work.force(seat, Draw(_cardset(stock)))
             return False
@@ -761,8 +780,8 @@ class DrawStep(Step):
             )
         seat = work.seat(self.role)
         work.move_to_hand(seat, cards)
-        work.drawn[seat] |= cards
-        work.record(seat, action)
+        work.drawn = put(work.drawn, seat, work.drawn[seat] | cards)
+        work.entries.append((seat, action))
         return True
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
