@@ -59,7 +59,9 @@ from .rulesets import (
     Ruleset,
     find_ruleset,
     register_ruleset,
+    registered_ruleset,
     ruleset_names,
+    unregister_ruleset,
 )
 from .scoring import Bonus, Result, Side, Tally
 from .state import Deal, Phase, State
@@ -115,8 +117,10 @@ __all__ = [
     "legal_actions",
     "new_deal",
     "register_ruleset",
+    "registered_ruleset",
     "ruleset_names",
     "sample_chance",
     "shuffled_deal",
+    "unregister_ruleset",
     "view",
 ]

@@ -599,9 +599,11 @@ EXPECTED_ALL = [
     "legal_actions",
     "new_deal",
     "register_ruleset",
+    "registered_ruleset",
     "ruleset_names",
     "sample_chance",
     "shuffled_deal",
+    "unregister_ruleset",
     "view",
 ]
 
