@@ -120,7 +120,8 @@ def test_unregister_a_built_in_ruleset_and_put_it_back() -> None:
 
 
 def test_unregister_an_unknown_name_raises() -> None:
-    with pytest.raises(cb.RulesetError, match=r"no ruleset named 'skat' \(known: calabresella, cavendish\)"):
+    known = r"\(known: calabresella, cavendish\)"
+    with pytest.raises(cb.RulesetError, match=rf"no ruleset named 'skat' {known}"):
         cb.unregister_ruleset("skat")
     assert cb.ruleset_names() == BUILT_IN
 
