@@ -94,7 +94,19 @@ def _to_card(value: Card | str) -> Card:
 def _to_cards(value: CardSet | str | Iterable[Card | str]) -> CardSet:
     if isinstance(value, CardSet):
         return value
-    return CardSet.of(value)
+    if isinstance(value, str):
+        return CardSet.parse(value)  # rejects a card written twice
+    try:
+        items = list(value)
+    except TypeError:
+        raise NotationError(f"not a collection of cards: {value!r}") from None
+    seen: set[Card] = set()
+    for item in items:
+        card = _to_card(item)
+        if card in seen:
+            raise NotationError(f"{card} is listed twice in {items!r}")
+        seen.add(card)
+    return CardSet.of(seen)
 
 
 def _to_contract(value: Contract | str) -> Contract:
@@ -214,7 +226,15 @@ class Play:
 
 @attrs.frozen
 class Draw:
-    """Chance: the cards an adversary draws unseen from the monte (dividete)."""
+    """Chance: the cards an adversary draws unseen from the monte (dividete).
+
+    ``cards`` is a :class:`CardSet`, notation text or an iterable of cards or
+    codes; a card given twice raises :class:`~calabrasella.NotationError`.
+
+    Example:
+        >>> Draw("5d Jh")
+        Draw(cards=CardSet.parse('5d Jh'))
+    """
 
     cards: CardSet = attrs.field(converter=_to_cards)
 

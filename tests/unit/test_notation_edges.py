@@ -1,0 +1,196 @@
+"""Rough edges of the notation and of card sets (issue #7, "Bad input and rough edges").
+
+A card written twice, set operators given notation, parse errors that say
+what was expected, and the actions module's documentation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+import calabrasella as cb
+
+Card = cb.Card
+CardSet = cb.CardSet
+P = CardSet.parse
+
+
+def _message(call: Callable[[], object]) -> str:
+    with pytest.raises(cb.NotationError) as info:
+        call()
+    assert isinstance(info.value, ValueError)
+    return str(info.value)
+
+
+# --- a card written twice -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Ad Ad", "Ad Kd Ad", "Ad, Ad", "Ad, ad", "A♦ Ad", "asso di denari, as de oros", "Ad,A-coins"],
+)
+def test_cardset_parse_rejects_a_card_written_twice(text: str) -> None:
+    """A repeated card in notation raises NotationError naming the card and quoting the input."""
+    message = _message(lambda: P(text))
+    assert "Ad" in message
+    assert "twice" in message
+    assert repr(text) in message
+
+
+def test_the_twice_message_shows_both_spellings() -> None:
+    """When the two spellings differ, the message shows both."""
+    message = _message(lambda: P("asso di denari, Kc, as de oros"))
+    assert "'asso di denari'" in message
+    assert "'as de oros'" in message
+
+
+def test_draw_rejects_a_card_written_twice() -> None:
+    """Draw("Ad Ad") and Draw(["Ad", "Ad"]) raise instead of drawing one card."""
+    assert "Ad" in _message(lambda: cb.Draw("Ad Ad"))
+    assert "Ad" in _message(lambda: cb.Draw(["Ad", "Ad"]))
+    assert "Kd" in _message(lambda: cb.Draw(["Kd", Card.parse("Kd")]))
+    assert "Kd" in _message(lambda: cb.Draw(iter(["Ad", "Kd", "king of coins"])))
+    assert cb.Draw(["Ad", "Kd"]).cards == P("Ad Kd")
+    assert cb.Draw(P("Ad Kd")).cards == P("Ad Kd")
+
+
+def test_draw_of_bad_values_still_raises_notation_error() -> None:
+    """The duplicate check keeps Draw's NotationError for non-collections and non-cards."""
+    for value in (None, 5, ["Ad", 3], ["10h"]):
+        with pytest.raises(cb.NotationError):
+            cb.Draw(value)  # type: ignore[arg-type]
+
+
+def test_cardset_of_counts_a_repeated_card_once() -> None:
+    """CardSet.of builds a set: a card given twice counts once (deal_from relies on it)."""
+    assert CardSet.of(["Ad", "Ad", Card.parse("Ad")]) == P("Ad")
+    assert len(CardSet.of(["Ad", "Kd", "Ad"])) == 2
+
+
+# --- parse errors say what was expected -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["Ad Kd", "Ad, Kd", "ace of coins king of cups", "asso di denari, re di coppe", "3d 2d Ad"]
+)
+def test_card_parse_of_several_cards_says_so(text: str) -> None:
+    """Card.parse of several cards says it reads one card and points to CardSet.parse."""
+    message = _message(lambda: Card.parse(text))
+    assert repr(text) in message
+    assert "several cards" in message
+    assert "CardSet.parse" in message
+    assert "no rank" not in message
+
+
+@pytest.mark.parametrize(
+    ("text", "example", "code"),
+    [
+        ("asso", "asso di denari", "Ad"),
+        ("Asso", "asso di denari", "Ad"),
+        ("king", "king of coins", "Kd"),
+        ("rey", "rey de oros", "Kd"),
+        ("re", "re di denari", "Kd"),
+        ("tre", "tre di denari", "3d"),
+        ("tre di", "tre di denari", "3d"),
+        ("ace of", "ace of coins", "Ad"),
+        ("seven", "seven of coins", "7d"),
+    ],
+)
+def test_card_parse_of_a_rank_alone_asks_for_a_suit(text: str, example: str, code: str) -> None:
+    """A rank without a suit says so and shows the card with a suit, in the same language."""
+    message = _message(lambda: Card.parse(text))
+    assert f"not a card: {text!r}" in message
+    assert "rank alone" in message
+    assert repr(example) in message
+    assert repr(code) in message
+    assert Card.parse(example) == Card.parse(code)
+
+
+@pytest.mark.parametrize("text", ["A", "K", "7", "donna", "deuce"])
+def test_card_parse_of_a_rank_character_or_synonym_alone(text: str) -> None:
+    """A rank character or synonym alone also asks for a suit, with a code as example."""
+    message = _message(lambda: Card.parse(text))
+    assert "rank alone" in message
+    assert repr(text) in message
+
+
+@pytest.mark.parametrize(
+    ("text", "example"),
+    [("denari", "asso di denari"), ("of coins", "ace of coins"), ("oros", "as de oros"), ("d", "Ad")],
+)
+def test_card_parse_of_a_suit_alone_asks_for_a_rank(text: str, example: str) -> None:
+    """A suit without a rank says so and shows a card of that suit."""
+    message = _message(lambda: Card.parse(text))
+    assert "suit alone" in message
+    assert repr(example) in message
+    assert repr(text) in message
+
+
+@pytest.mark.parametrize(
+    ("text", "rewritten"),
+    [
+        ("ace of coins king of cups", "ace of coins, king of cups"),
+        ("asso di denari re di coppe tre di spade", "asso di denari, re di coppe, tre di spade"),
+        ("Ad king of cups", "Ad, king of cups"),
+        ("as de oros 3s", "as de oros, 3s"),
+    ],
+)
+def test_cardset_parse_of_names_without_commas_says_to_use_commas(text: str, rewritten: str) -> None:
+    """Several names without commas: the message says names are separated by commas, and how."""
+    message = _message(lambda: P(text))
+    assert repr(text) in message
+    assert f"names of cards are separated by commas: {rewritten!r}" in message
+    assert "not a card: 'ace'" not in message
+    P(rewritten)  # the advice is true: the rewritten text parses
+
+
+@pytest.mark.parametrize(
+    ("text", "rewritten"),
+    [("Ad,Kd Qd", "Ad, Kd, Qd"), ("Ad Kd, 3s", "Ad, Kd, 3s"), ("ace of coins, Kd Qd", "ace of coins, Kd, Qd")],
+)
+def test_cardset_parse_with_commas_and_spaces_between_cards(text: str, rewritten: str) -> None:
+    """With commas, every card is between commas: the message says so and shows how."""
+    message = _message(lambda: P(text))
+    assert repr(text) in message
+    assert repr(rewritten) in message
+    assert "comma" in message
+    P(rewritten)
+
+
+def test_cardset_parse_of_one_name_without_commas() -> None:
+    """One card's name is a list of one card: no comma is needed."""
+    assert P("ace of coins") == P("Ad")
+    assert P(" asso di denari ") == P("Ad")
+    assert P("as de oros") == P("Ad")
+
+
+@pytest.mark.parametrize(
+    ("text", "part", "words"),
+    [
+        ("Ad Xx", "Xx", "no rank"),
+        ("3d 9d", "9d", "no rank '9'"),
+        ("Ad, 10h", "10h", "no rank '10'"),
+        ("Ad asso", "asso", "rank alone"),
+        ("ace of coins, of", "of", ""),
+        ("tre di", "tre di", "rank alone"),
+        ("ace of", "ace of", "rank alone"),
+        ("of coins", "of coins", "suit alone"),
+    ],
+)
+def test_cardset_parse_names_the_bad_part(text: str, part: str, words: str) -> None:
+    """A part that names no card is quoted with the whole input and the reason."""
+    message = _message(lambda: P(text))
+    assert repr(part) in message
+    assert repr(text) in message
+    assert words in message
+
+
+@pytest.mark.parametrize(
+    "text", ["asso", "Ad Kd Ad", "ace of coins king of cups", "tre di", "of coins", "d", "Ad,Kd Qd", "AdKd"]
+)
+@pytest.mark.parametrize("parse", [Card.parse, P], ids=["Card.parse", "CardSet.parse"])
+def test_every_parse_error_quotes_its_input(text: str, parse: Callable[[str], object]) -> None:
+    """Card.parse and CardSet.parse errors always quote the input text."""
+    assert repr(text) in _message(lambda: parse(text))
