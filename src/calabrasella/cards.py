@@ -451,6 +451,8 @@ def _example(word: str, rank: Rank, suit: Suit) -> str:
 
 
 CardLike = Union[Card, str]
+#: What the set operators of :class:`CardSet` take besides a card set.
+CardsLike = Union["CardSet", Card, str, Iterable[CardLike]]
 
 _new = object.__new__
 _set = object.__setattr__
@@ -469,6 +471,23 @@ def _to_index(card: object) -> int:
     if isinstance(card, str):
         return Card.parse(card).index
     raise NotationError(f"not a card: {card!r}")
+
+
+def _operand_mask(other: object) -> int | None:
+    """Return the mask of a set operator's other operand, or None for a type it does not take.
+
+    Raises:
+        NotationError: ``other`` is text or a collection, but names no cards.
+    """
+    if isinstance(other, CardSet):
+        return other.mask
+    if isinstance(other, Card):
+        return 1 << other.index
+    if isinstance(other, str):
+        return CardSet.parse(other).mask
+    if isinstance(other, Iterable) and not isinstance(other, (bytes, bytearray, memoryview)):
+        return CardSet.of(other).mask
+    return None
 
 
 def _mask_validator(instance: object, attribute: object, value: object) -> None:
@@ -510,13 +529,17 @@ def _written_twice(text: str, parts: list[str], card: Card) -> str:
     return f"{card} is written twice in {text!r}"
 
 
-@attrs.frozen(repr=False)
+@attrs.frozen(repr=False, order=False)
 class CardSet:
     """An immutable set of cards that iterates in canonical order.
 
     It is backed by a 40-bit int mask (bit ``card.index``) and supports the
-    usual set operations with other card sets. Build one from cards or card
-    codes, or parse a space- or comma-separated list.
+    usual set operations: ``|``, ``&``, ``-``, ``^`` and the subset tests
+    ``<=``, ``<``, ``>=``, ``>``, with another card set or with anything
+    :meth:`of` or :meth:`parse` reads (notation text, a card, cards or codes),
+    on either side; the result is a ``CardSet``. ``==`` compares card sets
+    only. Build one from cards or card codes, or parse a space- or
+    comma-separated list.
 
     Attributes:
         mask: The set as an int, bit ``i`` for ``DECK[i]``.
@@ -529,6 +552,8 @@ class CardSet:
         (4, True, 8)
         >>> hand - CardSet.parse("As") == CardSet.parse("Ad 3s Kc")
         True
+        >>> hand - "As" | ["4c"]
+        CardSet.parse('Ad 3s Kc 4c')
         >>> [c.code for c in hand.suit(Suit.SWORDS)]
         ['3s', 'As']
     """
@@ -656,45 +681,85 @@ class CardSet:
     def __bool__(self) -> bool:
         return self.mask != 0
 
-    def __or__(self, other: CardSet) -> CardSet:
-        if isinstance(other, CardSet):
-            return CardSet(self.mask | other.mask)
-        return NotImplemented
+    # The operators take a CardSet (the fast path, checked first) or anything
+    # that names cards: a Card, notation text, or an iterable of cards or
+    # codes. Other types get NotImplemented, hence TypeError.
 
-    def __and__(self, other: CardSet) -> CardSet:
-        if isinstance(other, CardSet):
-            return CardSet(self.mask & other.mask)
-        return NotImplemented
+    def __or__(self, other: CardsLike) -> CardSet:
+        if type(other) is CardSet:
+            return _cardset(self.mask | other.mask)
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return _cardset(self.mask | mask)
 
-    def __sub__(self, other: CardSet) -> CardSet:
-        if isinstance(other, CardSet):
-            return CardSet(self.mask & ~other.mask)
-        return NotImplemented
+    __ror__ = __or__
 
-    def __xor__(self, other: CardSet) -> CardSet:
-        if isinstance(other, CardSet):
-            return CardSet(self.mask ^ other.mask)
-        return NotImplemented
+    def __and__(self, other: CardsLike) -> CardSet:
+        if type(other) is CardSet:
+            return _cardset(self.mask & other.mask)
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return _cardset(self.mask & mask)
 
-    def __le__(self, other: CardSet) -> bool:
-        if isinstance(other, CardSet):
+    __rand__ = __and__
+
+    def __sub__(self, other: CardsLike) -> CardSet:
+        if type(other) is CardSet:
+            return _cardset(self.mask & ~other.mask)
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return _cardset(self.mask & ~mask)
+
+    def __rsub__(self, other: CardsLike) -> CardSet:
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return _cardset(mask & ~self.mask)
+
+    def __xor__(self, other: CardsLike) -> CardSet:
+        if type(other) is CardSet:
+            return _cardset(self.mask ^ other.mask)
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return _cardset(self.mask ^ mask)
+
+    __rxor__ = __xor__
+
+    def __le__(self, other: CardsLike) -> bool:
+        if type(other) is CardSet:
             return self.mask & ~other.mask == 0
-        return NotImplemented
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return self.mask & ~mask == 0
 
-    def __ge__(self, other: CardSet) -> bool:
-        if isinstance(other, CardSet):
+    def __ge__(self, other: CardsLike) -> bool:
+        if type(other) is CardSet:
             return other.mask & ~self.mask == 0
-        return NotImplemented
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return mask & ~self.mask == 0
 
-    def __lt__(self, other: CardSet) -> bool:
-        if isinstance(other, CardSet):
+    def __lt__(self, other: CardsLike) -> bool:
+        if type(other) is CardSet:
             return self.mask != other.mask and self.mask & ~other.mask == 0
-        return NotImplemented
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return self.mask != mask and self.mask & ~mask == 0
 
-    def __gt__(self, other: CardSet) -> bool:
-        if isinstance(other, CardSet):
+    def __gt__(self, other: CardsLike) -> bool:
+        if type(other) is CardSet:
             return self.mask != other.mask and other.mask & ~self.mask == 0
-        return NotImplemented
+        mask = _operand_mask(other)
+        if mask is None:
+            return NotImplemented
+        return self.mask != mask and mask & ~self.mask == 0
 
     def isdisjoint(self, other: Iterable[CardLike]) -> bool:
         """Tell whether the two collections share no card.

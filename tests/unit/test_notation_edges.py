@@ -6,7 +6,9 @@ what was expected, and the actions module's documentation.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -67,6 +69,117 @@ def test_cardset_of_counts_a_repeated_card_once() -> None:
     """CardSet.of builds a set: a card given twice counts once (deal_from relies on it)."""
     assert CardSet.of(["Ad", "Ad", Card.parse("Ad")]) == P("Ad")
     assert len(CardSet.of(["Ad", "Kd", "Ad"])) == 2
+
+
+# --- set operators take notation ------------------------------------------------
+
+BASE = "Ad Kd 3s"
+
+#: Ways to write the cards Kd and 4c (or one card) that the operators accept.
+OPERANDS: list[tuple[str, Callable[[], Any], str]] = [
+    ("str", lambda: "Kd 4c", "Kd 4c"),
+    ("names", lambda: "king of coins, quattro di bastoni", "Kd 4c"),
+    ("one name", lambda: "king of coins", "Kd"),
+    ("list of str", lambda: ["Kd", "4c"], "Kd 4c"),
+    ("tuple of cards", lambda: (Card.parse("Kd"), Card.parse("4c")), "Kd 4c"),
+    ("set of cards", lambda: {Card.parse("Kd"), Card.parse("4c")}, "Kd 4c"),
+    ("frozenset", lambda: frozenset({Card.parse("Kd")}), "Kd"),
+    ("generator", lambda: (c for c in ("Kd", "4c")), "Kd 4c"),
+    ("card", lambda: Card.parse("Kd"), "Kd"),
+    ("empty list", lambda: [], ""),
+    ("empty str", lambda: "", ""),
+]
+
+SET_OPERATORS = [operator.or_, operator.and_, operator.sub, operator.xor]
+COMPARISONS = [operator.le, operator.lt, operator.ge, operator.gt]
+
+
+@pytest.mark.parametrize(("name", "make", "same"), OPERANDS, ids=[o[0] for o in OPERANDS])
+@pytest.mark.parametrize("op", SET_OPERATORS, ids=lambda op: op.__name__)
+def test_set_operators_take_notation(
+    op: Callable[[Any, Any], Any], name: str, make: Callable[[], Any], same: str
+) -> None:
+    """cards | "Kd" and friends give what the same operator gives with a CardSet."""
+    result = op(P(BASE), make())
+    assert type(result) is CardSet
+    assert result == op(P(BASE), P(same))
+
+
+@pytest.mark.parametrize(("name", "make", "same"), OPERANDS, ids=[o[0] for o in OPERANDS])
+@pytest.mark.parametrize("op", SET_OPERATORS, ids=lambda op: op.__name__)
+def test_reflected_set_operators_take_notation(
+    op: Callable[[Any, Any], Any], name: str, make: Callable[[], Any], same: str
+) -> None:
+    """"Kd" | cards and friends, with the notation on the left, also give a CardSet."""
+    result = op(make(), P(BASE))
+    assert type(result) is CardSet
+    assert result == op(P(same), P(BASE))
+
+
+@pytest.mark.parametrize(("name", "make", "same"), OPERANDS, ids=[o[0] for o in OPERANDS])
+@pytest.mark.parametrize("op", COMPARISONS, ids=lambda op: op.__name__)
+def test_subset_comparisons_take_notation(
+    op: Callable[[Any, Any], Any], name: str, make: Callable[[], Any], same: str
+) -> None:
+    """<= < >= > compare with notation as with the CardSet it names, on either side."""
+    for cards in (P(BASE), P(same), P("Kd"), CardSet(), CardSet.all()):
+        assert op(cards, make()) is op(cards, P(same))
+        assert op(make(), cards) is op(P(same), cards)
+
+
+def test_operators_examples() -> None:
+    """The examples of issue #7 work."""
+    assert P("Ad") | "Kd" == P("Ad Kd")
+    assert P("Ad") - ["Ad"] == CardSet()
+    assert P("Ad Kd") & Card.parse("Kd") == P("Kd")
+    assert P("Ad Kd") ^ "Kd 4c" == P("Ad 4c")
+    assert P("Ad") <= "Ad Kd"
+    assert "Kd" | P("Ad") == P("Ad Kd")
+    assert ["Ad", "Kd"] - P("Ad") == P("Kd")
+
+
+@pytest.mark.parametrize("value", [None, 5, 1.5, b"Ad", object(), cb.Suit.COINS, cb.Rank.ACE])
+@pytest.mark.parametrize("op", SET_OPERATORS + COMPARISONS, ids=lambda op: op.__name__)
+def test_operators_with_other_types_raise_type_error(
+    op: Callable[[Any, Any], Any], value: object
+) -> None:
+    """Anything that is neither cards nor notation still raises TypeError, on either side."""
+    with pytest.raises(TypeError):
+        op(P(BASE), value)
+    with pytest.raises(TypeError):
+        op(value, P(BASE))
+
+
+@pytest.mark.parametrize("op", SET_OPERATORS + COMPARISONS, ids=lambda op: op.__name__)
+@pytest.mark.parametrize("value", ["Xd", "Ad 10h", ["Ad", 3], ["Ad", None]])
+def test_operators_with_bad_notation_raise_notation_error(
+    op: Callable[[Any, Any], Any], value: object
+) -> None:
+    """Notation that names no card raises NotationError, as CardSet.of and parse do."""
+    with pytest.raises(cb.NotationError):
+        op(P(BASE), value)
+
+
+def test_equality_stays_between_card_sets() -> None:
+    """== is not widened: a set of cards is not equal to its notation."""
+    text: object = "Ad"
+    codes: object = ["Ad"]
+    assert P("Ad") != text
+    assert P("Ad") != codes
+    assert P("Ad") <= "Ad" and P("Ad") >= "Ad"
+
+
+def test_a_subclass_of_cardset_still_combines() -> None:
+    """A CardSet subclass on either side still works and gives a CardSet."""
+
+    class Hand(CardSet):
+        pass
+
+    hand = Hand(P("Ad Kd").mask)
+    assert P("Ad") | hand == P("Ad Kd")
+    assert hand - P("Ad") == P("Kd")
+    assert P("Ad") <= hand
+    assert type(hand | P("4c")) is CardSet
 
 
 # --- parse errors say what was expected -----------------------------------------
