@@ -18,6 +18,7 @@ Italian and Spanish names (``"ace of coins"``, ``"asso di denari"``,
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Union
@@ -187,6 +188,7 @@ def _rank_validator(instance: Any, attribute: Any, value: Any) -> None:
         raise NotationError(f"not a rank: {value!r} (use Rank.ACE and so on)")
 
 
+@functools.total_ordering
 @attrs.frozen(eq=False, repr=False)
 class Card:
     """A playing card of the 40-card pack: an immutable value.
@@ -317,24 +319,10 @@ class Card:
     def __hash__(self) -> int:
         return self.index
 
+    # <=, > and >= come from functools.total_ordering; sorted() needs only <.
     def __lt__(self, other: Card) -> bool:
         if other.__class__ is Card:
             return self.index < other.index
-        return NotImplemented
-
-    def __le__(self, other: Card) -> bool:
-        if other.__class__ is Card:
-            return self.index <= other.index
-        return NotImplemented
-
-    def __gt__(self, other: Card) -> bool:
-        if other.__class__ is Card:
-            return self.index > other.index
-        return NotImplemented
-
-    def __ge__(self, other: Card) -> bool:
-        if other.__class__ is Card:
-            return self.index >= other.index
         return NotImplemented
 
     def __repr__(self) -> str:

@@ -6,6 +6,7 @@ what was expected, and the actions module's documentation.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -307,3 +308,44 @@ def test_cardset_parse_names_the_bad_part(text: str, part: str, words: str) -> N
 def test_every_parse_error_quotes_its_input(text: str, parse: Callable[[str], object]) -> None:
     """Card.parse and CardSet.parse errors always quote the input text."""
     assert repr(text) in _message(lambda: parse(text))
+
+
+# --- card ordering ---------------------------------------------------------------
+
+
+def test_card_ordering_is_by_canonical_index_for_every_pair() -> None:
+    """< <= > >= order cards by their index, for all 1600 pairs."""
+    for a, b in itertools.product(cb.DECK, repeat=2):
+        assert (a < b) is (a.index < b.index)
+        assert (a <= b) is (a.index <= b.index)
+        assert (a > b) is (a.index > b.index)
+        assert (a >= b) is (a.index >= b.index)
+        assert (a == b) is (a.index == b.index)
+        assert (a != b) is (a.index != b.index)
+
+
+@pytest.mark.parametrize("value", ["Ad", 3, None, cb.Suit.COINS, P("Ad")])
+def test_card_compares_only_with_cards(value: object) -> None:
+    """A card's comparisons return NotImplemented for anything but a card."""
+    card = Card.parse("Ad")
+    for name in ("__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__"):
+        assert getattr(card, name)(value) is NotImplemented
+    assert card != value
+
+
+@pytest.mark.parametrize("value", ["Ad", 3, None, cb.Suit.COINS])
+def test_ordering_a_card_with_a_non_card_raises_type_error(value: Any) -> None:
+    """Ordering a card against a string, a number or None raises TypeError."""
+    for op in COMPARISONS:
+        with pytest.raises(TypeError):
+            op(Card.parse("Ad"), value)
+        with pytest.raises(TypeError):
+            op(value, Card.parse("Ad"))
+
+
+def test_a_card_against_a_card_set_compares_as_a_one_card_set() -> None:
+    """Card declines, so the card set's comparison answers: the card is a one-card set."""
+    assert Card.parse("Ad") <= P("Ad Kd")
+    assert Card.parse("Ad") < P("Ad Kd")
+    assert not Card.parse("4c") <= P("Ad Kd")
+    assert P("Ad Kd") > Card.parse("Kd")
