@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import calabrasella as cb
+import calabrasella.actions
 
 Card = cb.Card
 CardSet = cb.CardSet
@@ -349,3 +350,18 @@ def test_a_card_against_a_card_set_compares_as_a_one_card_set() -> None:
     assert Card.parse("Ad") < P("Ad Kd")
     assert not Card.parse("4c") <= P("Ad Kd")
     assert P("Ad Kd") > Card.parse("Kd")
+
+
+# --- documentation of the actions module ------------------------------------------
+
+
+def test_actions_module_doc_is_markdown_and_names_only_public_things() -> None:
+    """The module docstring's table is a Markdown table; it names no private helper."""
+    doc = calabrasella.actions.__doc__ or ""
+    assert "=====" not in doc
+    assert "| Action" in doc
+    assert "| --- |" in doc or "|---|" in doc or "| ---" in doc
+    assert "play_of" not in doc
+    rows = [line for line in doc.splitlines() if line.startswith("| `")]
+    names = {row.split("`")[1].split("(")[0] for row in rows}
+    assert names == {n for n in calabrasella.actions.__all__ if n not in {"Action", "Contract", "Modifier"}}
