@@ -1,6 +1,10 @@
-"""Hypothesis profiles: "ci" (the default, and always when CI is set) and "dev".
+"""Hypothesis profiles: "ci" (the default, and always when CI is set), "dev" and "nightly".
 
-``HYPOTHESIS_PROFILE=dev pytest tests/property`` runs many more examples.
+``HYPOTHESIS_PROFILE=dev pytest tests/property`` runs many more examples;
+``HYPOTHESIS_PROFILE=nightly pytest tests/property`` runs far more still, with
+fresh random examples on every run. When the ``CI`` environment variable is
+set the "ci" profile is used whatever ``HYPOTHESIS_PROFILE`` says, so CI runs
+stay small and reproducible (a nightly job unsets ``CI`` to run "nightly").
 """
 
 from __future__ import annotations
@@ -24,5 +28,14 @@ settings.register_profile(
     max_examples=1000,
     suppress_health_check=[HealthCheck.too_slow],
 )
+settings.register_profile(
+    "nightly",
+    derandomize=False,
+    deadline=None,
+    max_examples=20_000,
+    print_blob=True,  # a failure prints the @reproduce_failure line to replay it
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
-settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# an empty HYPOTHESIS_PROFILE counts as unset
+settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE") or "ci")

@@ -61,7 +61,9 @@ from .rulesets import (
     Ruleset,
     find_ruleset,
     register_ruleset,
+    registered_ruleset,
     ruleset_names,
+    unregister_ruleset,
 )
 from .scoring import Bonus, Result, Side, Tally
 from .state import State
@@ -119,9 +121,11 @@ __all__ = [
     "legal_actions",
     "new_deal",
     "register_ruleset",
+    "registered_ruleset",
     "ruleset_names",
     "sample_chance",
     "shuffled_deal",
     "start",
+    "unregister_ruleset",
     "view",
 ]

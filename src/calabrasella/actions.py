@@ -5,26 +5,24 @@ at a time (a discard of three is three :class:`Discard` actions), so the list
 of legal actions stays short. Where the number of cards is free, :class:`Done`
 ends the choice.
 
-Actions compare by value; the engine also keeps one shared instance of each
-card action (see :func:`play_of` and friends), so a bot loop allocates little.
-Their constructors also take notation: ``Play("Ad")``, ``Bid("solo")``,
-``Raise("scegliete")``, ``Draw("5d Jh")``; anything else raises
+Actions compare by value; the engine reuses one instance of each card action,
+so a bot loop allocates little. Their constructors also take notation:
+``Play("Ad")``, ``Bid("solo")``, ``Raise("scegliete")``, ``Draw("5d Jh")``;
+anything else, or a card written twice in a ``Draw``, raises
 :class:`~calabrasella.NotationError`.
 
-========================  ==================================================
-Action                    Meaning
-========================  ==================================================
-``Pass()``                pass in the auction; decline to raise a solissimo
-``Bid(contract)``         stand (Cavendish) or bid chiamo / solo / solissimo
-``Call(card)``            ask for (Cavendish) or call (chiamo) a card
-``GiveBack(card)``        the card the declarer returns to the seat that gave
-``Discard(card)``         lay one card face down into the stock
-``Take(card)``            take one card from the exposed stock or monte
-``Done()``                stop discarding or taking where the number is free
-``Raise(modifier)``       solissimo's dividete or scegliete
-``Draw(cards)``           chance: the monte cards an adversary draws unseen
-``Play(card)``            play a card to the trick
-========================  ==================================================
+| Action | Meaning |
+| --- | --- |
+| `Pass()` | pass in the auction; decline to raise a solissimo |
+| `Bid(contract)` | stand (Cavendish) or bid chiamo / solo / solissimo |
+| `Call(card)` | ask for (Cavendish) or call (chiamo) a card |
+| `GiveBack(card)` | the card the declarer returns to the seat that gave |
+| `Discard(card)` | lay one card face down into the stock |
+| `Take(card)` | take one card from the exposed stock or monte |
+| `Done()` | stop discarding or taking where the number is free |
+| `Raise(modifier)` | solissimo's dividete or scegliete |
+| `Draw(cards)` | chance: the monte cards an adversary draws unseen |
+| `Play(card)` | play a card to the trick |
 """
 
 from __future__ import annotations
@@ -94,7 +92,19 @@ def _to_card(value: Card | str) -> Card:
 def _to_cards(value: CardSet | str | Iterable[Card | str]) -> CardSet:
     if isinstance(value, CardSet):
         return value
-    return CardSet.of(value)
+    if isinstance(value, str):
+        return CardSet.parse(value)  # rejects a card written twice
+    try:
+        items = list(value)
+    except TypeError:
+        raise NotationError(f"not a collection of cards: {value!r}") from None
+    seen: set[Card] = set()
+    for item in items:
+        card = _to_card(item)
+        if card in seen:
+            raise NotationError(f"{card} is listed twice in {items!r}")
+        seen.add(card)
+    return CardSet.of(seen)
 
 
 def _to_contract(value: Contract | str) -> Contract:
@@ -214,7 +224,15 @@ class Play:
 
 @attrs.frozen
 class Draw:
-    """Chance: the cards an adversary draws unseen from the monte (dividete)."""
+    """Chance: the cards an adversary draws unseen from the monte (dividete).
+
+    ``cards`` is a :class:`CardSet`, notation text or an iterable of cards or
+    codes; a card given twice raises :class:`~calabrasella.NotationError`.
+
+    Example:
+        >>> Draw("5d Jh")
+        Draw(cards=CardSet.parse('5d Jh'))
+    """
 
     cards: CardSet = attrs.field(converter=_to_cards)
 

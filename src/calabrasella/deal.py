@@ -221,7 +221,7 @@ def deal_from(
         RecordError: The cards are not a deal: not 40 distinct cards, not
             twelve to each player and four to the stock, or the wrong number
             of hands for the table.
-        NotationError: Some text names no card.
+        NotationError: Some text names no card, or names one twice.
         RulesetError: ``rules`` is not a ruleset.
 
     Example:

@@ -446,13 +446,16 @@ def test_cardset_equal_and_hash_by_value() -> None:
 
 
 def test_cardset_parse_separators_and_duplicates() -> None:
-    """CardSet.parse takes spaces or commas (commas with names); a repeated card counts once."""
+    """CardSet.parse takes spaces or commas (commas with names); a repeated card is an error."""
     assert CardSet.parse("Ad, 3s") == CardSet.parse("Ad 3s")
     assert CardSet.parse("A♦ 3♠") == CardSet.parse("Ad 3s")
-    assert CardSet.parse("asso di denari, as de oros") == CardSet.parse("Ad")
-    assert CardSet.parse("Ad Ad") == CardSet.parse("Ad")
+    assert CardSet.parse("asso di denari, tre di spade") == CardSet.parse("Ad 3s")
     assert CardSet.parse("") == CardSet()
     assert CardSet.parse("   ") == CardSet()
+    with pytest.raises(cb.NotationError, match="Ad is written twice"):
+        CardSet.parse("asso di denari, as de oros")
+    with pytest.raises(cb.NotationError, match="Ad is written twice"):
+        CardSet.parse("Ad Ad")
 
 
 def test_cardset_str_parse_and_repr_round_trip() -> None:

@@ -601,10 +601,12 @@ EXPECTED_ALL = [
     "legal_actions",
     "new_deal",
     "register_ruleset",
+    "registered_ruleset",
     "ruleset_names",
     "sample_chance",
     "shuffled_deal",
     "start",
+    "unregister_ruleset",
     "view",
 ]
 

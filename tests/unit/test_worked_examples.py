@@ -1,7 +1,9 @@
 """RULES.md's worked examples as known-answer tests.
 
-(a) The Cavendish and Calabresella examples at the scoring level: a
-``cb.Tally`` built by hand is handed to the ruleset's ``score``.
+(a) The Cavendish and Calabresella examples at the scoring level, as tables:
+each row is a ``cb.Tally`` built by hand, handed to the ruleset's ``score``,
+and the values the result must have. Each row names the RULES.md worked
+example it is (or says that it is not one, but a rule of RULES.md's text).
 (b) Whole Cavendish deals built by hand and played through the engine, each
 trick's winner and each side's units worked out in the comments.
 
@@ -12,6 +14,7 @@ option and is not tested here.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import pytest
 from support import cavendish_tally
@@ -46,72 +49,126 @@ def take_all(state: cb.State, codes: str) -> cb.State:
     return state
 
 
+def calabresella_tally(
+    *,
+    contract: cb.Contract,
+    declarer_cards: int,
+    adversary_cards: int,
+    stock: int,
+    declarer_last: bool,
+    declarer_tricks: int,
+    modifier: cb.Modifier | None = None,
+) -> cb.Tally:
+    """A three-handed Calabresella tally (dealer 0, declarer seat 1)."""
+    assert declarer_cards + adversary_cards + stock == 32
+    return cb.Tally(
+        players=3,
+        dealer=0,
+        declarer=1,
+        contract=contract,
+        modifier=modifier,
+        declarer_card_units=declarer_cards,
+        adversary_card_units=adversary_cards,
+        stock_units=stock,
+        declarer_last=declarer_last,
+        declarer_tricks=declarer_tricks,
+        adversary_tricks=12 - declarer_tricks,
+    )
+
+
+def _lost_trick_tally(adversary_cards: int) -> cb.Tally:
+    """Solo won; the adversaries took one trick (not the last) holding ``adversary_cards``."""
+    return calabresella_tally(
+        contract=cb.Contract.SOLO,
+        declarer_cards=32 - 4 - adversary_cards,
+        adversary_cards=adversary_cards,
+        stock=4,
+        declarer_last=True,
+        declarer_tricks=11,
+    )
+
+
+def example(name: str, rules: cb.Ruleset, tally: cb.Tally, **expect: Any) -> Any:
+    """One table row: ``rules.score(tally)`` must have each attribute of ``expect``."""
+    return pytest.param(rules, tally, expect, id=name)
+
+
+def assert_scores(rules: cb.Ruleset, tally: cb.Tally, expect: dict[str, Any]) -> None:
+    """Score ``tally``; compare every expected attribute at once, so a failure shows them all."""
+    result = rules.score(tally)
+    assert {name: getattr(result, name) for name in expect} == expect
+    # true of every finished deal (RULES.md, "What is always true")
+    assert result.declarer_units + result.adversary_units == 35
+    assert sum(result.payments) == 0
+
+
 # --- (a) Cavendish at the scoring level -------------------------------------------
 
-
-def test_cavendish_23_12_wins_11_from_each_22_in_all() -> None:
-    """Worked example: single player 23, adversaries 12: he wins 11 from each (22 in all)."""
+CAVENDISH_EXAMPLES = [
+    # RULES.md: "single player 23, adversaries 12: he wins 11 from each (22 in all)"
     # 20 in his tricks + the last trick 3 (stock 0) = 23; adversaries 12
-    result = cb.CAVENDISH.score(
-        cavendish_tally(declarer_cards=20, adversary_cards=12, stock=0, declarer_last=True)
-    )
-    assert (result.declarer_units, result.adversary_units) == (23, 12)
-    assert result.declarer_won
-    assert result.value == 11
-    assert result.payments == (-11, 22, -11)
-
-
-def test_cavendish_16_19_loses_3_to_each() -> None:
-    """Worked example: single player 16, adversaries 19: he loses 3 to each."""
+    example(
+        "23-12-wins-11-from-each-22-in-all",
+        cb.CAVENDISH,
+        cavendish_tally(declarer_cards=20, adversary_cards=12, stock=0, declarer_last=True),
+        declarer_units=23,
+        adversary_units=12,
+        declarer_won=True,
+        value=11,
+        payments=(-11, 22, -11),
+    ),
+    # RULES.md: "single player 16, adversaries 19: he loses 3 to each"
     # adversaries 14 + stock 2 + last 3 = 19
-    result = cb.CAVENDISH.score(
-        cavendish_tally(declarer_cards=16, adversary_cards=14, stock=2, declarer_last=False)
-    )
-    assert (result.declarer_units, result.adversary_units) == (16, 19)
-    assert not result.declarer_won
-    assert result.value == 3
-    assert result.payments == (3, -6, 3)
-
-
-def test_cavendish_18_17_plus_1_each() -> None:
-    """Worked example: 18-17: +1 from each adversary."""
+    example(
+        "16-19-loses-3-to-each",
+        cb.CAVENDISH,
+        cavendish_tally(declarer_cards=16, adversary_cards=14, stock=2, declarer_last=False),
+        declarer_units=16,
+        adversary_units=19,
+        declarer_won=False,
+        value=3,
+        payments=(3, -6, 3),
+    ),
+    # RULES.md: "18-17: +1 each"
     # 15 + last 3 = 18
-    result = cb.CAVENDISH.score(
-        cavendish_tally(declarer_cards=15, adversary_cards=17, stock=0, declarer_last=True)
-    )
-    assert (result.declarer_units, result.adversary_units) == (18, 17)
-    assert result.declarer_won
-    assert result.value == 1
-    assert result.payments == (-1, 2, -1)
-
-
-def test_cavendish_17_18_minus_1_each() -> None:
-    """Worked example: 17-18: -1 to each adversary."""
+    example(
+        "18-17-plus-1-from-each",
+        cb.CAVENDISH,
+        cavendish_tally(declarer_cards=15, adversary_cards=17, stock=0, declarer_last=True),
+        declarer_units=18,
+        adversary_units=17,
+        declarer_won=True,
+        value=1,
+        payments=(-1, 2, -1),
+    ),
+    # RULES.md: "17-18: -1 each"
     # adversaries 13 + stock 2 + last 3 = 18
-    result = cb.CAVENDISH.score(
-        cavendish_tally(declarer_cards=17, adversary_cards=13, stock=2, declarer_last=False)
-    )
-    assert (result.declarer_units, result.adversary_units) == (17, 18)
-    assert not result.declarer_won
-    assert result.value == 1
-    assert result.payments == (1, -2, 1)
-
-
-def test_cavendish_21_14_plus_7_each() -> None:
-    """Worked example: 21-14: +7 from each adversary."""
+    example(
+        "17-18-minus-1-to-each",
+        cb.CAVENDISH,
+        cavendish_tally(declarer_cards=17, adversary_cards=13, stock=2, declarer_last=False),
+        declarer_units=17,
+        adversary_units=18,
+        declarer_won=False,
+        value=1,
+        payments=(1, -2, 1),
+    ),
+    # RULES.md: "21-14: +7 each"
     # 16 + stock 2 + last 3 = 21
-    result = cb.CAVENDISH.score(
-        cavendish_tally(declarer_cards=16, adversary_cards=14, stock=2, declarer_last=True)
-    )
-    assert (result.declarer_units, result.adversary_units) == (21, 14)
-    assert result.value == 7
-    assert result.payments == (-7, 14, -7)
-
-
-def test_cavendish_11_24_pays_13_to_each_26_in_all() -> None:
-    """Worked example: single player 11, adversaries 24: he pays 13 to each (26 in all)."""
+    example(
+        "21-14-plus-7-from-each",
+        cb.CAVENDISH,
+        cavendish_tally(declarer_cards=16, adversary_cards=14, stock=2, declarer_last=True),
+        declarer_units=21,
+        adversary_units=14,
+        value=7,
+        payments=(-7, 14, -7),
+    ),
+    # RULES.md: "single player 11, adversaries 24: he pays 13 to each (26 in all)"
     # adversaries 19 + stock 2 + last 3 = 24; declarer at seat 2, dealer 1
-    result = cb.CAVENDISH.score(
+    example(
+        "11-24-pays-13-to-each-26-in-all",
+        cb.CAVENDISH,
         cavendish_tally(
             declarer_cards=11,
             adversary_cards=19,
@@ -119,54 +176,290 @@ def test_cavendish_11_24_pays_13_to_each_26_in_all() -> None:
             declarer_last=False,
             dealer=1,
             declarer=2,
-        )
-    )
-    assert (result.declarer_units, result.adversary_units) == (11, 24)
-    assert result.value == 13
-    assert result.payments == (13, 13, -26)
-
-
-def test_cavendish_19_16_each_adversary_pays_3() -> None:
-    """Worked example: single player 19, adversaries 16: each adversary pays 3."""
+        ),
+        declarer_units=11,
+        adversary_units=24,
+        value=13,
+        payments=(13, 13, -26),
+    ),
+    # RULES.md: "single player 19, adversaries 16: each adversary pays 3"
     # adversaries 10 + stock 3 + last 3 = 16; declarer at seat 0
-    result = cb.CAVENDISH.score(
+    example(
+        "19-16-each-adversary-pays-3",
+        cb.CAVENDISH,
         cavendish_tally(
             declarer_cards=19, adversary_cards=10, stock=3, declarer_last=False, declarer=0
-        )
-    )
-    assert (result.declarer_units, result.adversary_units) == (19, 16)
-    assert result.declarer_won
-    assert result.value == 3
-    assert result.payments == (6, -3, -3)
-
-
-def test_cavendish_35_0_for_the_single_player_70_from_each_140_in_all() -> None:
-    """Worked example: 35-0 for the single player: 70 from each adversary, 140 in all."""
-    result = cb.CAVENDISH.score(
+        ),
+        declarer_units=19,
+        adversary_units=16,
+        declarer_won=True,
+        value=3,
+        payments=(6, -3, -3),
+    ),
+    # RULES.md: "35-0 either way: 70 to or from each adversary (140 in all)", for him
+    example(
+        "35-0-for-him-70-from-each-140-in-all",
+        cb.CAVENDISH,
         cavendish_tally(
             declarer_cards=28, adversary_cards=0, stock=4, declarer_last=True, declarer_tricks=12
-        )
-    )
-    assert (result.declarer_units, result.adversary_units) == (35, 0)
-    assert result.base == 35
-    assert result.multiplier == 2
-    assert result.bonus is cb.Bonus.ALL_POINTS
-    assert result.value == 70
-    assert result.payments == (-70, 140, -70)
-
-
-def test_cavendish_0_35_against_the_single_player_70_to_each_140_in_all() -> None:
-    """Worked example: 35-0 against the single player: he pays 70 to each, 140 in all."""
-    result = cb.CAVENDISH.score(
+        ),
+        declarer_units=35,
+        adversary_units=0,
+        base=35,
+        multiplier=2,
+        bonus=cb.Bonus.ALL_POINTS,
+        value=70,
+        payments=(-70, 140, -70),
+    ),
+    # RULES.md: "35-0 either way: 70 to or from each adversary (140 in all)", against him
+    example(
+        "0-35-against-him-70-to-each-140-in-all",
+        cb.CAVENDISH,
         cavendish_tally(
             declarer_cards=0, adversary_cards=28, stock=4, declarer_last=False, declarer_tricks=0
+        ),
+        declarer_units=0,
+        adversary_units=35,
+        declarer_won=False,
+        bonus=cb.Bonus.ALL_POINTS,
+        value=70,
+        payments=(70, -140, 70),
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "tally", "expect"), CAVENDISH_EXAMPLES)
+def test_cavendish_worked_example(
+    rules: cb.Ruleset, tally: cb.Tally, expect: dict[str, Any]
+) -> None:
+    """Each Cavendish worked example of RULES.md scores as the rules document says."""
+    assert_scores(rules, tally, expect)
+
+
+# --- (a) Calabresella at the scoring level ------------------------------------------------------
+
+CALABRESELLA_EXAMPLES = [
+    # RULES.md: "chiamo won: +1 from each adversary"
+    # 17 + last 3 = 20 against 15 (adversaries' tricks hold 15: no stramazzo)
+    example(
+        "chiamo-won-plus-1-from-each",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.CHIAMO,
+            declarer_cards=17,
+            adversary_cards=15,
+            stock=0,
+            declarer_last=True,
+            declarer_tricks=7,
+        ),
+        declarer_won=True,
+        base=1,
+        multiplier=1,
+        bonus=None,
+        value=1,
+        payments=(-1, 2, -1),
+    ),
+    # RULES.md: "solissimo with scegliete lost: the declarer pays 16 to each"
+    # 10 against 17 + monte 5 + last 3 = 25; his tricks hold 10, so no stramazzo
+    example(
+        "solissimo-scegliete-lost-pays-16-to-each",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.SOLISSIMO,
+            modifier=cb.Modifier.SCEGLIETE,
+            declarer_cards=10,
+            adversary_cards=17,
+            stock=5,
+            declarer_last=False,
+            declarer_tricks=4,
+        ),
+        declarer_won=False,
+        base=16,
+        bonus=None,
+        value=16,
+        payments=(16, -32, 16),
+    ),
+    # RULES.md: "solo won with every trick (cappotto): +4 from each" (2 x 2)
+    example(
+        "solo-won-every-trick-cappotto-plus-4-from-each",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.SOLO,
+            declarer_cards=28,
+            adversary_cards=0,
+            stock=4,
+            declarer_last=True,
+            declarer_tricks=12,
+        ),
+        base=2,
+        multiplier=2,
+        bonus=cb.Bonus.CAPPOTTO,
+        value=4,
+        payments=(-4, 8, -4),
+    ),
+    # RULES.md: "solissimo lost, the declarer won 2 tricks that held no counting card:
+    # stramazzo, he pays 12 to each (4 x 3)"
+    example(
+        "solissimo-lost-two-empty-tricks-stramazzo-pays-12-to-each",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.SOLISSIMO,
+            declarer_cards=0,
+            adversary_cards=28,
+            stock=4,
+            declarer_last=False,
+            declarer_tricks=2,
+        ),
+        declarer_won=False,
+        base=4,
+        multiplier=3,
+        bonus=cb.Bonus.STRAMAZZO,
+        value=12,
+        payments=(12, -24, 12),
+    ),
+    # RULES.md: "18 units vs 17 units is 6 points to 5"; the declarer wins with 6 points
+    example(
+        "18-vs-17-units-is-6-points-to-5",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.CHIAMO,
+            declarer_cards=15,
+            adversary_cards=17,
+            stock=0,
+            declarer_last=True,
+            declarer_tricks=6,
+        ),
+        declarer_units=18,
+        adversary_units=17,
+        declarer_points=6,
+        adversary_points=5,
+        declarer_won=True,
+        value=1,
+    ),
+    # not a worked example; RULES.md 7, stramazzo: "the last-trick bonus and the monte do not
+    # count". The adversaries lose with 2 units in their tricks, though they took the last
+    # trick and a monte of 1: 2 + 1 + 3 = 6 units, still stramazzo (declarer 29 wins)
+    example(
+        "stramazzo-ignores-last-trick-and-monte",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.CHIAMO,
+            declarer_cards=29,
+            adversary_cards=2,
+            stock=1,
+            declarer_last=False,
+            declarer_tricks=10,
+        ),
+        declarer_units=29,
+        adversary_units=6,
+        declarer_won=True,
+        bonus=cb.Bonus.STRAMAZZO,
+        value=3,
+    ),
+    # not a worked example; RULES.md 7, cappotto: "one side takes every trick: stake x2",
+    # here the adversaries, against a solissimo with dividete (8 x 2)
+    example(
+        "cappotto-against-the-declarer-dividete-16-to-each",
+        cb.CALABRESELLA,
+        calabresella_tally(
+            contract=cb.Contract.SOLISSIMO,
+            modifier=cb.Modifier.DIVIDETE,
+            declarer_cards=0,
+            adversary_cards=28,
+            stock=4,
+            declarer_last=False,
+            declarer_tricks=0,
+        ),
+        bonus=cb.Bonus.CAPPOTTO,
+        value=16,
+        payments=(16, -32, 16),
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "tally", "expect"), CALABRESELLA_EXAMPLES)
+def test_calabresella_worked_example(
+    rules: cb.Ruleset, tally: cb.Tally, expect: dict[str, Any]
+) -> None:
+    """Each Calabresella worked example of RULES.md scores as the rules document says."""
+    assert_scores(rules, tally, expect)
+
+
+@pytest.mark.parametrize(
+    ("declarer_cards", "stock", "declarer_last", "units", "points"),
+    [
+        # 17 units: 5 points, loses
+        pytest.param(14, 0, True, (17, 18), (5, 6), id="tricks-14-monte-0-his-last-17-18"),
+        pytest.param(18, 3, True, (24, 11), (8, 3), id="tricks-18-monte-3-his-last-24-11"),
+        pytest.param(11, 1, False, (11, 24), (3, 8), id="tricks-11-monte-1-their-last-11-24"),
+        pytest.param(28, 4, True, (35, 0), (11, 0), id="tricks-28-monte-4-his-last-35-0"),
+        pytest.param(19, 2, True, (24, 11), (8, 3), id="tricks-19-monte-2-his-last-24-11"),
+        pytest.param(20, 0, False, (20, 15), (6, 5), id="tricks-20-monte-0-their-last-20-15"),
+    ],
+)
+def test_calabresella_sides_points_always_add_to_11(
+    declarer_cards: int,
+    stock: int,
+    declarer_last: bool,
+    units: tuple[int, int],
+    points: tuple[int, int],
+) -> None:
+    """RULES.md, common: a side's points are units // 3 and the two sides' points add to 11."""
+    result = cb.CALABRESELLA.score(
+        calabresella_tally(
+            contract=cb.Contract.SOLO,
+            declarer_cards=declarer_cards,
+            adversary_cards=32 - declarer_cards - stock,
+            stock=stock,
+            declarer_last=declarer_last,
+            declarer_tricks=6,
         )
     )
-    assert (result.declarer_units, result.adversary_units) == (0, 35)
-    assert not result.declarer_won
-    assert result.bonus is cb.Bonus.ALL_POINTS
-    assert result.value == 70
-    assert result.payments == (70, -140, 70)
+    assert (result.declarer_units, result.adversary_units) == units
+    assert (result.declarer_points, result.adversary_points) == points
+    assert sum(points) == 11
+
+
+def test_calabresella_stramazzo_below_is_3_by_default() -> None:
+    """Stramazzo's threshold is 3 units (less than a point) unless the option says 1."""
+    assert cb.CALABRESELLA.stramazzo_below == 3
+
+
+STRICT_STRAMAZZO = cb.Calabresella(stramazzo_below=1)
+
+STRAMAZZO_THRESHOLDS = [
+    # not worked examples; RULES.md 7, the stramazzo option. Solo won (2); the adversaries
+    # took one trick, not the last, holding the given units.
+    # default, under a point (seed 003): 2 units is stramazzo, 3 units is not
+    example(
+        "below-3-default-2-units-stramazzo",
+        cb.CALABRESELLA,
+        _lost_trick_tally(2),
+        bonus=cb.Bonus.STRAMAZZO,
+        value=6,  # solo 2 x 3
+    ),
+    example(
+        "below-3-default-3-units-none", cb.CALABRESELLA, _lost_trick_tally(3), bonus=None, value=2
+    ),
+    # option 1, no card points at all (seed 002)
+    example("below-1-2-units-none", STRICT_STRAMAZZO, _lost_trick_tally(2), bonus=None, value=2),
+    example("below-1-1-unit-none", STRICT_STRAMAZZO, _lost_trick_tally(1), bonus=None),
+    example(
+        "below-1-0-units-stramazzo",
+        STRICT_STRAMAZZO,
+        _lost_trick_tally(0),
+        bonus=cb.Bonus.STRAMAZZO,
+        value=6,
+    ),
+]
+
+
+@pytest.mark.parametrize(("rules", "tally", "expect"), STRAMAZZO_THRESHOLDS)
+def test_calabresella_stramazzo_threshold(
+    rules: cb.Ruleset, tally: cb.Tally, expect: dict[str, Any]
+) -> None:
+    """Stramazzo applies when the losers' tricks hold fewer units than the option says."""
+    assert_scores(rules, tally, expect)
 
 
 # --- (b) Cavendish: whole deals played through the engine ------------------------------
@@ -308,240 +601,3 @@ def test_deal_29_6_single_player_wins_23_from_each() -> None:
     assert result.bonus is None
     assert result.payments == (-23, 46, -23)
     assert sum(result.payments) == 0
-
-
-# --- (a) Calabresella at the scoring level ------------------------------------------------------
-
-
-def calabresella_tally(
-    *,
-    contract: cb.Contract,
-    declarer_cards: int,
-    adversary_cards: int,
-    stock: int,
-    declarer_last: bool,
-    declarer_tricks: int,
-    modifier: cb.Modifier | None = None,
-) -> cb.Tally:
-    """A three-handed Calabresella tally (dealer 0, declarer seat 1)."""
-    assert declarer_cards + adversary_cards + stock == 32
-    return cb.Tally(
-        players=3,
-        dealer=0,
-        declarer=1,
-        contract=contract,
-        modifier=modifier,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=adversary_cards,
-        stock_units=stock,
-        declarer_last=declarer_last,
-        declarer_tricks=declarer_tricks,
-        adversary_tricks=12 - declarer_tricks,
-    )
-
-
-def test_calabresella_chiamo_won_plus_1_from_each() -> None:
-    """Worked example: chiamo won: +1 from each adversary."""
-    # 17 + last 3 = 20 against 15 (adversaries' tricks hold 15: no stramazzo)
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.CHIAMO,
-            declarer_cards=17,
-            adversary_cards=15,
-            stock=0,
-            declarer_last=True,
-            declarer_tricks=7,
-        )
-    )
-    assert result.declarer_won
-    assert result.base == 1
-    assert result.multiplier == 1
-    assert result.bonus is None
-    assert result.value == 1
-    assert result.payments == (-1, 2, -1)
-
-
-def test_calabresella_solissimo_scegliete_lost_pays_16_to_each() -> None:
-    """Worked example: solissimo with scegliete lost: the declarer pays 16 to each."""
-    # 10 against 17 + monte 5 + last 3 = 25; his tricks hold 10, so no stramazzo
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.SOLISSIMO,
-            modifier=cb.Modifier.SCEGLIETE,
-            declarer_cards=10,
-            adversary_cards=17,
-            stock=5,
-            declarer_last=False,
-            declarer_tricks=4,
-        )
-    )
-    assert not result.declarer_won
-    assert result.base == 16
-    assert result.bonus is None
-    assert result.value == 16
-    assert result.payments == (16, -32, 16)
-
-
-def test_calabresella_solo_won_with_every_trick_cappotto_plus_4_from_each() -> None:
-    """Worked example: solo won with every trick (cappotto): +4 from each (2 x 2)."""
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.SOLO,
-            declarer_cards=28,
-            adversary_cards=0,
-            stock=4,
-            declarer_last=True,
-            declarer_tricks=12,
-        )
-    )
-    assert result.base == 2
-    assert result.multiplier == 2
-    assert result.bonus is cb.Bonus.CAPPOTTO
-    assert result.value == 4
-    assert result.payments == (-4, 8, -4)
-
-
-def test_calabresella_solissimo_lost_two_empty_tricks_stramazzo_pays_12_to_each() -> None:
-    """Worked example: solissimo lost, declarer won 2 tricks with no counting card: pays 12 each."""
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.SOLISSIMO,
-            declarer_cards=0,
-            adversary_cards=28,
-            stock=4,
-            declarer_last=False,
-            declarer_tricks=2,
-        )
-    )
-    assert not result.declarer_won
-    assert result.base == 4
-    assert result.multiplier == 3
-    assert result.bonus is cb.Bonus.STRAMAZZO
-    assert result.value == 12
-    assert result.payments == (12, -24, 12)
-
-
-def test_calabresella_18_vs_17_units_is_6_points_to_5() -> None:
-    """Worked example: 18 units vs 17 is 6 points to 5; the declarer wins with 6 points."""
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.CHIAMO,
-            declarer_cards=15,
-            adversary_cards=17,
-            stock=0,
-            declarer_last=True,
-            declarer_tricks=6,
-        )
-    )
-    assert (result.declarer_units, result.adversary_units) == (18, 17)
-    assert (result.declarer_points, result.adversary_points) == (6, 5)
-    assert result.declarer_won
-    assert result.value == 1
-
-
-@pytest.mark.parametrize(
-    ("declarer_cards", "stock", "declarer_last", "units", "points"),
-    [
-        (14, 0, True, (17, 18), (5, 6)),  # 17 units: 5 points, loses
-        (18, 3, True, (24, 11), (8, 3)),
-        (11, 1, False, (11, 24), (3, 8)),
-        (28, 4, True, (35, 0), (11, 0)),
-        (19, 2, True, (24, 11), (8, 3)),
-        (20, 0, False, (20, 15), (6, 5)),
-    ],
-)
-def test_calabresella_sides_points_always_add_to_11(
-    declarer_cards: int,
-    stock: int,
-    declarer_last: bool,
-    units: tuple[int, int],
-    points: tuple[int, int],
-) -> None:
-    """Common: a side's points are units // 3 and the two sides' points add to 11."""
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.SOLO,
-            declarer_cards=declarer_cards,
-            adversary_cards=32 - declarer_cards - stock,
-            stock=stock,
-            declarer_last=declarer_last,
-            declarer_tricks=6,
-        )
-    )
-    assert (result.declarer_units, result.adversary_units) == units
-    assert (result.declarer_points, result.adversary_points) == points
-    assert sum(points) == 11
-
-
-def _lost_trick_tally(adversary_cards: int) -> cb.Tally:
-    """Solo won; the adversaries took one trick (not the last) holding ``adversary_cards``."""
-    return calabresella_tally(
-        contract=cb.Contract.SOLO,
-        declarer_cards=32 - 4 - adversary_cards,
-        adversary_cards=adversary_cards,
-        stock=4,
-        declarer_last=True,
-        declarer_tricks=11,
-    )
-
-
-def test_calabresella_stramazzo_below_3_default_less_than_a_point() -> None:
-    """Stramazzo (default 3): losers' tricks holding 2 units is stramazzo, 3 units is not."""
-    assert cb.CALABRESELLA.stramazzo_below == 3
-    two = cb.CALABRESELLA.score(_lost_trick_tally(2))
-    assert two.bonus is cb.Bonus.STRAMAZZO
-    assert two.value == 6  # solo 2 x 3
-    three = cb.CALABRESELLA.score(_lost_trick_tally(3))
-    assert three.bonus is None
-    assert three.value == 2
-
-
-def test_calabresella_stramazzo_below_1_no_card_points_at_all() -> None:
-    """Stramazzo option 1 (seed 002): only a losing side with no card points at all."""
-    rules = cb.Calabresella(stramazzo_below=1)
-    two = rules.score(_lost_trick_tally(2))
-    assert two.bonus is None
-    assert two.value == 2
-    one = rules.score(_lost_trick_tally(1))
-    assert one.bonus is None
-    zero = rules.score(_lost_trick_tally(0))
-    assert zero.bonus is cb.Bonus.STRAMAZZO
-    assert zero.value == 6
-
-
-def test_calabresella_stramazzo_ignores_last_trick_and_monte() -> None:
-    """Stramazzo: the last-trick bonus and the monte never count for the threshold."""
-    # adversaries lose with 2 units in their tricks, though they took the last trick and
-    # a monte of 1: 2 + 1 + 3 = 6 units, still stramazzo (declarer 29 wins)
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.CHIAMO,
-            declarer_cards=29,
-            adversary_cards=2,
-            stock=1,
-            declarer_last=False,
-            declarer_tricks=10,
-        )
-    )
-    assert (result.declarer_units, result.adversary_units) == (29, 6)
-    assert result.declarer_won
-    assert result.bonus is cb.Bonus.STRAMAZZO
-    assert result.value == 3
-
-
-def test_calabresella_cappotto_against_the_declarer() -> None:
-    """Cappotto: the adversaries take every trick: the stake is doubled against the declarer."""
-    result = cb.CALABRESELLA.score(
-        calabresella_tally(
-            contract=cb.Contract.SOLISSIMO,
-            modifier=cb.Modifier.DIVIDETE,
-            declarer_cards=0,
-            adversary_cards=28,
-            stock=4,
-            declarer_last=False,
-            declarer_tricks=0,
-        )
-    )
-    assert result.bonus is cb.Bonus.CAPPOTTO
-    assert result.value == 16  # dividete 8 x 2
-    assert result.payments == (16, -32, 16)

@@ -247,7 +247,7 @@ class Work:
 
     def exchange(self) -> Exchange:
         """Return the exchange record of the work as it is now."""
-        return _tuple_new(  # type: ignore[no-any-return]
+        return _tuple_new(
             Exchange,
             (
                 self.declarer,
