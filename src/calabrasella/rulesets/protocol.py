@@ -1,0 +1,377 @@
+"""The exchange-step protocol: :class:`Step`, the :class:`Work` it acts on, and the
+:class:`Exchange` record a state keeps.
+
+Import these from :mod:`calabrasella.rulesets.steps`, which also holds the
+built-in step kinds.
+"""
+
+from __future__ import annotations
+
+import abc
+import enum
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Optional
+
+from ..actions import (
+    Action,
+    Bid,
+    Call,
+    Contract,
+    Discard,
+    Done,
+    Draw,
+    GiveBack,
+    Modifier,
+    Pass,
+    Play,
+    Raise,
+    Take,
+)
+from ..errors import IllegalActionError
+from ..phases import Phase
+
+if TYPE_CHECKING:
+    from .base import Ruleset
+
+__all__ = [
+    "Exchange",
+    "ForcedEntry",
+    "Role",
+    "Step",
+    "Work",
+    "card_actions",
+    "describe",
+    "put",
+    "wrong_kind",
+]
+
+
+class Role(enum.Enum):
+    """A seat named by its part in the deal."""
+
+    DECLARER = "declarer"
+    #: The adversary next after the declarer in turn order.
+    FIRST = "first"
+    #: The other adversary.
+    SECOND = "second"
+
+
+_DECLARER = Role.DECLARER
+
+#: A move the engine made by itself: (history length when it was made,
+#: index of the step that made it, seat, action).
+ForcedEntry = tuple[int, int, int, Action]
+
+
+class Exchange(NamedTuple):
+    """What the auction decided and what the exchange has done (a read-only record).
+
+    Card fields are int masks (bit ``i`` is card ``i``) or card indices (-1
+    for none); per-seat fields have one entry per seat. The public way to
+    read them is through :class:`calabrasella.State` and
+    :class:`calabrasella.View`; step authors read them in
+    :meth:`Step.hidden_from`.
+
+    Attributes:
+        declarer: The declarer's seat.
+        contract: The winning bid.
+        modifier: Solissimo's raise, once made.
+        plan: The exchange steps (a raise inserts its own after it).
+        step: The index in ``plan`` of the step now running.
+        moved: Cards moved so far by the running step.
+        called: The card called (-1 for none).
+        giver: The seat that handed over the called card (-1 for none).
+        gave_back: The card given back to the giver (-1 for none).
+        exposed: The stock cards turned face up.
+        discards: Each seat's discards.
+        taken: The stock cards each seat took.
+        drawn: The stock cards each seat drew unseen.
+        starts: The history length when each step of ``plan`` started.
+        forced: The moves the engine made by itself (see
+            :attr:`calabrasella.State.forced_moves`), with the step that made each.
+    """
+
+    declarer: int
+    contract: Contract
+    modifier: Optional[Modifier]
+    plan: tuple[Step, ...]
+    step: int
+    moved: int
+    called: int
+    giver: int
+    gave_back: int
+    exposed: int
+    discards: tuple[int, ...]
+    taken: tuple[int, ...]
+    drawn: tuple[int, ...]
+    starts: tuple[int, ...]
+    forced: tuple[ForcedEntry, ...]
+
+    def step_of(self, entry: int) -> int:
+        """Return the index in ``plan`` of the step during which history entry ``entry`` was made.
+
+        -1 for an entry made before the exchange (the auction).
+        """
+        starts = self.starts
+        k = len(starts) - 1
+        while k >= 0 and starts[k] > entry:
+            k -= 1
+        return k
+
+
+_tuple_new = tuple.__new__
+
+
+class Work:
+    """A mutable working copy of a deal while the engine applies one action.
+
+    The engine copies a state into a :class:`Work`, lets the exchange steps
+    change it, and builds the next state from it; the state it came from is
+    never touched. Steps read and change its fields directly.
+
+    Attributes:
+        rules: The ruleset.
+        order: The three active seats from the eldest hand.
+        hands: Each seat's hand as a card mask.
+        stock: The stock (monte) as a card mask.
+        phase: The phase to wait in once a step asks for a decision.
+        to_move: The seat asked to act (``None`` for chance).
+        history_length: The length of the history, this action's entry included.
+        entries: The history entries this action adds: ``(seat, action)``.
+        declarer, contract, modifier, plan, step, moved, called, giver,
+        gave_back, exposed: As in :class:`Exchange`.
+        discards, taken, drawn, starts, forced: As in :class:`Exchange`
+            (tuples: change them with :func:`put`).
+    """
+
+    __slots__ = (
+        "called",
+        "contract",
+        "declarer",
+        "discards",
+        "drawn",
+        "entries",
+        "exposed",
+        "forced",
+        "gave_back",
+        "giver",
+        "hands",
+        "history_length",
+        "modifier",
+        "moved",
+        "order",
+        "phase",
+        "plan",
+        "rules",
+        "starts",
+        "step",
+        "stock",
+        "taken",
+        "to_move",
+    )
+
+    def __init__(
+        self,
+        rules: Ruleset,
+        order: tuple[int, ...],
+        hands: list[int],
+        stock: int,
+        exchange: Exchange,
+        history_length: int,
+        phase: Phase = Phase.PLAYING,
+        to_move: int | None = None,
+    ) -> None:
+        self.rules = rules
+        self.order = order
+        self.hands = hands
+        self.stock = stock
+        self.phase = phase
+        self.to_move = to_move
+        self.history_length = history_length
+        self.entries: list[tuple[int, Action]] = []
+        (
+            self.declarer,
+            self.contract,
+            self.modifier,
+            self.plan,
+            self.step,
+            self.moved,
+            self.called,
+            self.giver,
+            self.gave_back,
+            self.exposed,
+            discards,
+            taken,
+            drawn,
+            starts,
+            forced,
+        ) = exchange
+        self.discards: tuple[int, ...] = discards
+        self.taken: tuple[int, ...] = taken
+        self.drawn: tuple[int, ...] = drawn
+        self.starts: tuple[int, ...] = starts
+        self.forced: tuple[ForcedEntry, ...] = forced
+
+    def exchange(self) -> Exchange:
+        """Return the exchange record of the work as it is now."""
+        return _tuple_new(
+            Exchange,
+            (
+                self.declarer,
+                self.contract,
+                self.modifier,
+                self.plan,
+                self.step,
+                self.moved,
+                self.called,
+                self.giver,
+                self.gave_back,
+                self.exposed,
+                self.discards,
+                self.taken,
+                self.drawn,
+                self.starts,
+                self.forced,
+            ),
+        )
+
+    # --- for steps -------------------------------------------------------------
+
+    def seat(self, role: Role) -> int:
+        """Return the seat playing ``role``."""
+        if role is Role.DECLARER:
+            return self.declarer
+        order = self.order
+        i = order.index(self.declarer)
+        return order[(i + 1) % 3] if role is Role.FIRST else order[(i + 2) % 3]
+
+    def ask(self, seat: int | None, phase: Phase) -> bool:
+        """Wait for ``seat`` (``None``: chance) to act in ``phase``; return ``True``."""
+        self.to_move = seat
+        self.phase = phase
+        return True
+
+    def record(self, seat: int, action: Action) -> None:
+        """Add ``(seat, action)`` to the history: the action a step just applied."""
+        self.entries.append((seat, action))
+
+    def force(self, seat: int, action: Action) -> None:
+        """Note a move the engine made by itself for ``seat`` (no decision was needed)."""
+        self.forced = (*self.forced, (self.history_length, self.step, seat, action))
+
+    def laid_down(self) -> int:
+        """Return every card discarded so far: face down in the stock, never shown or taken."""
+        mask = 0
+        for m in self.discards:
+            mask |= m
+        return mask
+
+    def move_to_hand(self, seat: int, cards: int) -> None:
+        """Move ``cards`` (a mask) from the stock into ``seat``'s hand."""
+        self.stock &= ~cards
+        self.hands[seat] |= cards
+
+
+def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """Return ``values`` with item ``i`` replaced by ``value`` (for the per-seat fields of a work)."""
+    return (*values[:i], value, *values[i + 1 :])
+
+
+_SUIT_TABLES: dict[int, list[tuple[Any, ...]]] = {}
+
+
+def card_actions(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
+    """Return ``table[i]`` for every card ``i`` in ``mask``, in card order.
+
+    ``table`` holds one action per card (such as ``actions.DISCARDS``). The
+    tuples for each suit's 1,024 possible holdings are built the first time
+    a table is used, so this is four list lookups.
+    """
+    parts = _SUIT_TABLES.get(id(table))
+    if parts is None:
+        parts = _SUIT_TABLES[id(table)] = [
+            tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
+            for s in range(4)
+            for m in range(1024)
+        ]
+    return (
+        parts[mask & 1023]
+        + parts[1024 + (mask >> 10 & 1023)]
+        + parts[2048 + (mask >> 20 & 1023)]
+        + parts[3072 + (mask >> 30 & 1023)]
+    )
+
+
+def wrong_kind(work: Work, action: object, expected: str) -> IllegalActionError:
+    """Return the error for an action of the wrong kind while ``work`` waits for ``expected``."""
+    who = "chance" if work.to_move is None else f"seat {work.to_move}"
+    return IllegalActionError(action, f"{who} is to {expected}, not to {describe(action)}")
+
+
+_DESCRIPTIONS: dict[type, str] = {
+    Pass: "pass",
+    Bid: "bid",
+    Play: "play a card",
+    Done: "stop",
+    Call: "call a card",
+    GiveBack: "give back a card",
+    Discard: "discard",
+    Take: "take a card",
+    Raise: "raise",
+    Draw: "draw cards",
+}
+
+
+def describe(action: object) -> str:
+    """Return what an action does, in a few words (``"discard"``, ``"play a card"``)."""
+    known = _DESCRIPTIONS.get(type(action))
+    if known is not None:
+        return known
+    return f"do {type(action).__name__!r} (not an action)"
+
+
+# --- the protocol ----------------------------------------------------------------
+
+
+class Step(abc.ABC):
+    """One kind of exchange step: subclass it (as a frozen attrs class) for a new kind.
+
+    The engine calls :meth:`start` when the step's turn comes. The step either
+    does what needs no decision and returns ``False`` (the engine goes on to
+    the next step), or asks a seat (or chance) with :meth:`Work.ask` and
+    returns ``True``. While it waits, :meth:`legal_actions` lists the actions
+    and :meth:`apply` takes one, returning ``True`` when the step is over.
+    Before ``apply`` is called, the engine sets nothing: the step validates
+    the action itself and raises :class:`~calabrasella.IllegalActionError`
+    (leaving the work half changed is fine: it is thrown away).
+
+    Attributes:
+        phase: The phase the deal is in while this step waits.
+    """
+
+    phase: ClassVar[Phase] = Phase.DISCARDING
+
+    @abc.abstractmethod
+    def start(self, work: Work) -> bool:
+        """Begin the step: resolve it, or ask for a decision and return ``True``."""
+
+    def legal_actions(self, work: Work) -> tuple[Action, ...]:
+        """Return the legal actions while the step waits (in a fixed order)."""
+        return ()
+
+    def apply(self, work: Work, action: Action) -> bool:
+        """Apply ``action``, recording it with :meth:`Work.record`; return ``True`` when done.
+
+        Raises:
+            IllegalActionError: ``action`` is not legal now.
+        """
+        raise IllegalActionError(action, f"{type(self).__name__} takes no decisions")
+
+    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
+        """Say whether ``viewer`` may not see ``action``, made by ``seat`` in this step.
+
+        Return ``None`` when it may see it, or the kind of face-down move it
+        sees instead (``"discard"``, ``"give_back"``, ``"draw"``, ``"take"``):
+        its view shows a :class:`~calabrasella.Hidden` of that kind. Forced
+        moves (:meth:`Work.force`) are asked too.
+        """
+        return None

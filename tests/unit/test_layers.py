@@ -1,0 +1,163 @@
+"""The package's layering: no import cycles (function-level imports included), small modules.
+
+The layers, from the bottom up, each importing only what is below it:
+errors, _bits · cards · actions · scoring · phases · rulesets (protocol,
+steps, base, the games, lookup) · legal · views · state · deal · engine ·
+testing, cli. ``legal`` and ``views`` are queries over a state's data and
+sit below the :class:`~calabrasella.State` that offers them as methods; they
+name ``State`` only for type checking (an ``if TYPE_CHECKING:`` import, which
+is not executed and is left out here).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "calabrasella"
+MAX_LINES = 650
+# Over the limit, to be split (each named in the changelog's known issues):
+# cards.py holds the whole notation; testing.py holds the conformance kit.
+OVER_THE_LIMIT = {"cards.py": 800, "testing.py": 800}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def is_type_checking_block(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+    )
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """The package modules ``path`` imports when it runs, wherever the import statement is."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = module_name(path).split(".")
+    package = here if path.name == "__init__.py" else here[:-1]
+    found: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if is_type_checking_block(node):
+            assert isinstance(node, ast.If)
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("calabrasella"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+            else:
+                target = node.module or ""
+            if target.startswith("calabrasella"):
+                found.add(target)
+                for alias in node.names:  # ``from . import legal`` imports a module
+                    candidate = f"{target}.{alias.name}"
+                    if candidate in MODULES:
+                        found.add(candidate)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    found.discard(module_name(path))
+    return found
+
+
+PATHS = sorted(PACKAGE.rglob("*.py"))
+MODULES = {module_name(p) for p in PATHS}
+
+
+def graph() -> dict[str, set[str]]:
+    """Each module's runtime imports of other package modules.
+
+    A package's ``__init__`` is a node too: it imports what it re-exports,
+    so a module below that imports the package closes a cycle.
+    """
+    edges: dict[str, set[str]] = {}
+    for path in PATHS:
+        name = module_name(path)
+        edges[name] = {m for m in runtime_imports(path) if m in MODULES}
+    return edges
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def dfs(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*stack[stack.index(nxt) :], nxt]
+            if nxt not in state:
+                cycle = dfs(nxt)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(edges):
+        if node not in state:
+            cycle = dfs(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    """No module imports, directly or through others, a module that imports it back."""
+    edges = graph()
+    assert "calabrasella.state" in edges["calabrasella"]  # the re-exports are edges
+    assert find_cycle(edges) is None, find_cycle(edges)
+
+
+def test_the_check_sees_function_level_imports() -> None:
+    """The reader counts an import inside a function (so a hidden cycle cannot pass)."""
+    source = PACKAGE / "state.py"
+    assert "calabrasella.views" in runtime_imports(source)
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper"),
+    [
+        ("calabrasella.cards", "calabrasella.actions"),
+        ("calabrasella.actions", "calabrasella.rulesets.steps"),
+        ("calabrasella.rulesets.steps", "calabrasella.state"),
+        ("calabrasella.state", "calabrasella.engine"),
+        ("calabrasella.views", "calabrasella.state"),
+        ("calabrasella.deal", "calabrasella.engine"),
+    ],
+)
+def test_layers_import_downwards_only(lower: str, upper: str) -> None:
+    """A lower layer never reaches a higher one, directly or through others."""
+    edges = graph()
+    seen: set[str] = set()
+    todo = [lower]
+    while todo:
+        node = todo.pop()
+        for nxt in edges.get(node, ()):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    assert upper not in seen
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[module_name(p) for p in PATHS])
+def test_no_module_is_long(path: Path) -> None:
+    """One job per module: none is over about 600 lines."""
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    limit = OVER_THE_LIMIT.get(path.name, MAX_LINES)
+    assert lines <= limit, f"{path.name} has {lines} lines"
