@@ -46,10 +46,9 @@ def runtime_imports(path: Path) -> set[str]:
     found: set[str] = set()
 
     def visit(node: ast.AST) -> None:
-        if is_type_checking_block(node):
-            assert isinstance(node, ast.If)
-            for child in node.orelse:
-                visit(child)
+        if isinstance(node, ast.If) and is_type_checking_block(node):
+            for branch in node.orelse:
+                visit(branch)
             return
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("calabrasella"))
@@ -60,7 +59,8 @@ def runtime_imports(path: Path) -> set[str]:
             else:
                 target = node.module or ""
             if target.startswith("calabrasella"):
-                found.add(target)
+                if node.module or not node.level:  # ``from . import x`` names only x
+                    found.add(target)
                 for alias in node.names:  # ``from . import legal`` imports a module
                     candidate = f"{target}.{alias.name}"
                     if candidate in MODULES:
