@@ -1,0 +1,133 @@
+"""Bad input and rough edges (issue #7): each test failed before its fix."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, cast
+
+import pytest
+
+import calabrasella as cb
+
+SEAT_5_OF_3 = "seat 5: expected 0..2 at a table of 3"
+SEAT_5_OF_4 = "seat 5: expected 0..3 at a table of 4"
+
+
+def _cavendish() -> cb.State:
+    return cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+
+
+def _dividete_draw() -> cb.State:
+    """A Calabresella deal at dividete's draw: the eldest bids solissimo, it is raised."""
+    state = cb.new_deal(cb.CALABRESELLA, dealer=0, seed=1)
+    state = cb.apply(state, cb.Bid(cb.Contract.SOLISSIMO))
+    state = cb.apply(state, cb.Raise(cb.Modifier.DIVIDETE))
+    assert state.phase is cb.Phase.DRAWING
+    assert state.to_move is None
+    return state
+
+
+# --- item 1: a View where a State is needed --------------------------------------------
+
+
+def test_is_legal_answers_for_a_view() -> None:
+    state = _cavendish()
+    to_move = state.to_move
+    assert to_move is not None
+    assert cb.is_legal(state, cb.Pass())
+    assert cb.is_legal(state.view(to_move), cb.Pass())
+    for seat in range(state.players):
+        if seat != to_move:
+            assert not cb.is_legal(state.view(seat), cb.Pass())
+    assert not cb.is_legal(state.view(to_move), cb.Done())
+    assert not cb.is_legal(state.view(to_move), cast(cb.Action, ["not", "hashable"]))
+
+
+@pytest.mark.parametrize(
+    ("function", "call"),
+    [
+        ("check", lambda v: cb.check(v, cb.Pass())),
+        ("apply", lambda v: cb.apply(v, cb.Pass())),
+        ("legal_actions", lambda v: cb.legal_actions(cast(Any, "junk"))),
+        ("chance_outcomes", lambda v: cb.chance_outcomes(cast(Any, None))),
+        ("view", lambda v: cb.view(v, 0)),
+    ],
+)
+def test_state_error_names_the_function(function: str, call: Any) -> None:
+    state = _cavendish()
+    with pytest.raises(cb.StateError, match=rf"^{function}\(\)") as info:
+        call(state.view(0))
+    assert isinstance(info.value, TypeError)
+
+
+def test_check_and_apply_on_a_view_say_it_is_a_view() -> None:
+    view = _cavendish().view(1)
+    for name, fn in (("check", cb.check), ("apply", cb.apply)):
+        with pytest.raises(cb.StateError, match="given a View") as info:
+            fn(cast(Any, view), cb.Pass())
+        assert str(info.value).startswith(f"{name}()")
+
+
+# --- item 1: seats -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seat", [-1, 3, 7])
+def test_state_hand_rejects_a_seat_not_at_the_table(seat: int) -> None:
+    state = _cavendish()
+    with pytest.raises(cb.SeatError, match=rf"^seat {seat}: expected 0\.\.2 at a table of 3$"):
+        state.hand(seat)
+
+
+def test_every_seat_check_has_the_same_wording() -> None:
+    state = _cavendish()
+    deal = cb.shuffled_deal(cb.CAVENDISH, seed=3)
+    calls = [
+        lambda: state.hand(5),
+        lambda: state.view(5),
+        lambda: cb.view(state, 5),
+        lambda: cb.new_deal(cb.CAVENDISH, dealer=5, seed=1),
+        lambda: cb.deal_from(cb.CAVENDISH, deal.hands, deal.stock, dealer=5),
+    ]
+    for call in calls:
+        with pytest.raises(cb.SeatError) as info:
+            call()
+        assert str(info.value) == SEAT_5_OF_3
+        assert isinstance(info.value, IndexError)
+        assert isinstance(info.value, ValueError)
+
+
+def test_seat_wording_at_a_table_of_four() -> None:
+    four = cb.Cavendish(players=4)
+    with pytest.raises(cb.SeatError) as info:
+        cb.new_deal(four, dealer=5, seed=1)
+    assert str(info.value) == SEAT_5_OF_4
+    state = cb.new_deal(four, dealer=0, seed=1)
+    with pytest.raises(cb.SeatError) as info:
+        state.hand(5)
+    assert str(info.value) == SEAT_5_OF_4
+
+
+# --- item 1: chance ----------------------------------------------------------------------
+
+
+def test_sample_chance_takes_an_int_seed() -> None:
+    state = _dividete_draw()
+    draw = cb.sample_chance(state, 1)
+    assert draw in cb.chance_outcomes(state)
+    assert draw == cb.sample_chance(state, random.Random(1))
+    assert cb.apply(state, draw).history[-1][1] == draw
+
+
+@pytest.mark.parametrize("seed", ["x", 1.5, None, True])
+def test_sample_chance_rejects_a_seed_that_is_not_one(seed: object) -> None:
+    with pytest.raises(cb.SeedError) as info:
+        cb.sample_chance(_dividete_draw(), cast(Any, seed))
+    assert isinstance(info.value, TypeError)
+
+
+def test_sample_chance_outside_a_chance_node_says_why() -> None:
+    state = _cavendish()
+    with pytest.raises(cb.IllegalActionError) as info:
+        cb.sample_chance(state, 1)
+    assert "no chance outcome" in info.value.reason
+    assert f"seat {state.to_move} is to act" in info.value.reason
