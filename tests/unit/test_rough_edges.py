@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, cast
 
 import pytest
@@ -81,7 +82,7 @@ def test_state_hand_rejects_a_seat_not_at_the_table(seat: int) -> None:
 def test_every_seat_check_has_the_same_wording() -> None:
     state = _cavendish()
     deal = cb.shuffled_deal(cb.CAVENDISH, seed=3)
-    calls = [
+    calls: list[Callable[[], object]] = [
         lambda: state.hand(5),
         lambda: state.view(5),
         lambda: cb.view(state, 5),
