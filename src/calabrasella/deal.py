@@ -125,6 +125,20 @@ def _trusted_deal(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
     return deal
 
 
+def as_random(seed: Union[int, random.Random], name: str = "seed") -> random.Random:
+    """Return ``seed`` if it is a ``random.Random``, else a new one seeded with the int.
+
+    Raises:
+        SeedError: ``seed`` is neither (a bool is not taken for an int); the
+            message names the argument ``name``.
+    """
+    if isinstance(seed, random.Random):
+        return seed
+    if type(seed) is int:
+        return random.Random(seed)
+    raise SeedError(f"{name}={seed!r}: expected an int or a random.Random")
+
+
 def shuffled_deal(
     rules: Ruleset, *, dealer: int = 0, seed: Union[int, random.Random]
 ) -> Deal:
@@ -149,12 +163,7 @@ def shuffled_deal(
     """
     if not isinstance(rules, Ruleset):
         raise RulesetError(f"not a ruleset: {rules!r}")
-    if isinstance(seed, random.Random):
-        rng = seed
-    elif type(seed) is int:
-        rng = random.Random(seed)
-    else:
-        raise SeedError(f"seed={seed!r}: expected an int or a random.Random")
+    rng = as_random(seed, "seed")
     n = rules.players
     if type(dealer) is not int or not 0 <= dealer < n:
         raise SeatError(dealer, n)

@@ -15,7 +15,9 @@ from typing import Union
 from . import _bits, legal
 from .actions import Action, Bid, Draw, Pass, Play
 from .cards import DECK
-from .errors import IllegalActionError, RulesetError, SeedError, StateError
+from .deal import as_random
+from .errors import IllegalActionError, RulesetError, StateError
+from .legal import work_of
 from .phases import Phase
 from .rulesets.steps import Exchange, Work, describe
 from .scoring import Tally
@@ -81,7 +83,7 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
         ex = state._exchange
         if ex is not None and state._phase is not _OVER:  # the exchange
-            return ex.plan[ex.step].legal_actions(_work(state, ex))
+            return ex.plan[ex.step].legal_actions(work_of(state))
         return legal.legal_actions(state)
     if isinstance(state, View):
         return state.legal_actions
@@ -251,7 +253,7 @@ def _apply_bidding(state: State, action: Action) -> State:
 def _apply_exchange(state: State, action: Action) -> State:
     ex = state._exchange
     assert ex is not None
-    work = _work(state, ex)
+    work = work_of(state)
     step = ex.plan[ex.step]
     if step.apply(work, action):
         work.step += 1
@@ -259,19 +261,6 @@ def _apply_exchange(state: State, action: Action) -> State:
     entries = work.entries
     history = state._history + (entries[0],) if len(entries) == 1 else (*state._history, *entries)
     return _close(state, work, history)
-
-
-def _work(state: State, ex: Exchange) -> Work:
-    return Work(
-        state._rules,
-        state._deal.order,
-        list(state._hand_masks),
-        state._stock_mask,
-        ex,
-        len(state._history) + 1,
-        state._phase,
-        state._to_move,
-    )
 
 
 def _advance(work: Work) -> None:
@@ -424,12 +413,7 @@ def sample_chance(state: State, rng: Union[random.Random, int]) -> Draw:
         SeedError: ``rng`` is neither a ``random.Random`` nor an int (also a TypeError).
     """
     outcomes = chance_outcomes(state)
-    if isinstance(rng, random.Random):
-        pick = rng
-    elif type(rng) is int:
-        pick = random.Random(rng)
-    else:
-        raise SeedError(f"rng={rng!r}: expected a random.Random or an int seed")
+    pick = as_random(rng, "rng")
     if not outcomes:
         who = "the deal is over" if state.is_over else f"seat {state.to_move} is to act"
         raise IllegalActionError(None, f"no chance outcome to draw: {who}")
