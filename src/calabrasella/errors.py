@@ -15,6 +15,7 @@ __all__ = [
     "NotationError",
     "RecordError",
     "RulesetError",
+    "RulesetOptionError",
     "SeatError",
     "SeedError",
     "StateError",
@@ -65,6 +66,21 @@ class NotationError(CalabrasellaError, ValueError):
 
 class RulesetError(CalabrasellaError, ValueError):
     """An unknown ruleset name or an invalid ruleset option."""
+
+
+class RulesetOptionError(RulesetError, TypeError):
+    """A ruleset built with an option it does not have, without one it needs, or by position.
+
+    A :class:`RulesetError` and a :class:`TypeError` (what a wrong keyword
+    argument raised before). The message names the ruleset and lists its options.
+
+    Example:
+        >>> from calabrasella import Cavendish
+        >>> Cavendish(auction="single_round")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.RulesetOptionError: Cavendish() has no option 'auction' (its options: players, packet, first_lead, dealer_shares)
+    """
 
 
 class RecordError(CalabrasellaError, ValueError):

@@ -583,6 +583,7 @@ EXPECTED_ALL = [
     "Result",
     "Ruleset",
     "RulesetError",
+    "RulesetOptionError",
     "SeatError",
     "SeedError",
     "Side",

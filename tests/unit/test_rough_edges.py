@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from collections.abc import Callable
 from typing import Any, cast
 
+import attrs
 import pytest
 
 import calabrasella as cb
+from calabrasella.errors import RulesetOptionError
+from calabrasella.rulesets import choice
 
 SEAT_5_OF_3 = "seat 5: expected 0..2 at a table of 3"
 SEAT_5_OF_4 = "seat 5: expected 0..3 at a table of 4"
@@ -132,3 +137,57 @@ def test_sample_chance_outside_a_chance_node_says_why() -> None:
         cb.sample_chance(state, 1)
     assert "no chance outcome" in info.value.reason
     assert f"seat {state.to_move} is to act" in info.value.reason
+
+
+# --- item 2: a ruleset built with a wrong option -------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class _Strict(cb.Cavendish):
+    """A variant defined outside the package, with an option that has no default."""
+
+    name = "strict"
+    house: str = attrs.field(validator=choice("a", "b"))
+
+
+def _build(cls: type[cb.Ruleset], *args: object, **options: object) -> cb.Ruleset:
+    return cast(Any, cls)(*args, **options)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("build", "words"),
+    [
+        (lambda: _build(cb.Calabresella, bogus_option=1), ["Calabresella()", "'bogus_option'"]),
+        (lambda: _build(cb.Cavendish, auction="single_round"), ["Cavendish()", "'auction'"]),
+        (lambda: _build(cb.Cavendish, 3), ["Cavendish()", "by keyword"]),
+        (lambda: _build(_Strict), ["_Strict()", "needs 'house'"]),
+        (lambda: _build(_Strict, house="a", nope=1, nah=2), ["_Strict()", "options 'nope', 'nah'"]),
+    ],
+)
+def test_unknown_or_missing_option_is_a_ruleset_error_and_a_type_error(
+    build: Callable[[], object], words: list[str]
+) -> None:
+    with pytest.raises(cb.RulesetError) as info:
+        build()
+    assert isinstance(info.value, TypeError)
+    assert isinstance(info.value, RulesetOptionError)
+    for word in words:
+        assert word in str(info.value)
+    assert "its options: players, packet" in str(info.value)
+
+
+def test_a_variant_still_builds_copies_and_pickles() -> None:
+    strict = _Strict(house="b")
+    assert strict.house == "b"
+    assert pickle.loads(pickle.dumps(cb.CALABRESELLA)) == cb.CALABRESELLA
+    assert copy.deepcopy(strict) == strict
+    assert attrs.evolve(strict, house="a").house == "a"
+    with pytest.raises(cb.RulesetError, match="expected one of"):
+        _Strict(house="c")
+    with pytest.raises(TypeError, match="abstract"):
+        cb.Ruleset()  # type: ignore[abstract]
+
+
+def test_find_ruleset_unknown_option_names_the_options() -> None:
+    with pytest.raises(cb.RulesetError, match=r"has no option 'nope' \(its options: players"):
+        cb.find_ruleset("calabresella", nope=1)

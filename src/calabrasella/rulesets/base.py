@@ -31,7 +31,7 @@ import attrs
 
 from ..actions import Contract, Modifier
 from ..cards import CardSet
-from ..errors import RulesetError
+from ..errors import RulesetError, RulesetOptionError
 from ..scoring import Result, Tally
 from .steps import Step
 
@@ -103,14 +103,57 @@ class Terms:
     points: bool = False
 
 
+class _RulesetMeta(abc.ABCMeta):
+    """Check a ruleset's options before attrs' ``__init__`` sees them.
+
+    A wrong keyword would otherwise raise a bare :class:`TypeError` from the
+    generated ``__init__``; this raises :class:`RulesetOptionError` (also a
+    TypeError) naming the ruleset and its options, for every subclass, the
+    ones defined outside the package too. Only construction pays for it
+    (``attrs.evolve`` included); copying and unpickling do not come here.
+    """
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if attrs.has(cls):
+            fields = [f for f in attrs.fields(cls) if f.init]
+            names = [f.alias for f in fields]
+            listed = ", ".join(names) or "none"
+            if args:
+                raise RulesetOptionError(
+                    f"{cls.__qualname__}() takes its options by keyword, not {len(args)} "
+                    f"by position (its options: {listed})"
+                )
+            unknown = [k for k in kwargs if k not in names]
+            if unknown:
+                what = "option" if len(unknown) == 1 else "options"
+                raise RulesetOptionError(
+                    f"{cls.__qualname__}() has no {what} {', '.join(map(repr, unknown))} "
+                    f"(its options: {listed})"
+                )
+            missing = [
+                f.alias for f in fields if f.default is attrs.NOTHING and f.alias not in kwargs
+            ]
+            if missing:
+                raise RulesetOptionError(
+                    f"{cls.__qualname__}() needs {', '.join(map(repr, missing))} "
+                    f"(its options: {listed})"
+                )
+        return super().__call__(*args, **kwargs)
+
+
 @attrs.frozen(kw_only=True)
-class Ruleset(abc.ABC):
+class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     """Base of every ruleset: the options every game has, and the hooks.
 
     Subclass it (one level: a frozen attrs class whose fields are its
     options) and fill in the abstract hooks; or take an existing ruleset and
     change options with ``attrs.evolve``. The class attributes :attr:`name`
     and :attr:`version` identify the rules in records.
+
+    Building one with an option it does not have, without an option that
+    has no default, or with options by position raises
+    :class:`~calabrasella.errors.RulesetOptionError` (a :class:`RulesetError`
+    and a :class:`TypeError`), naming the ruleset and listing its options.
 
     Attributes:
         players: Seats at the table: 3, or 4 with the dealer sitting out.
