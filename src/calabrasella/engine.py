@@ -150,6 +150,13 @@ def apply(state: State, action: Action) -> State:
 def check(state: State, action: Action) -> None:
     """Raise :class:`IllegalActionError` if ``action`` is not legal in ``state``.
 
+    The short name is kept on purpose (renaming it would break callers for
+    little gain): spelled with the package, as the docs spell it,
+    ``cb.check(state, action)`` reads plainly beside ``cb.is_legal`` and
+    ``cb.apply`` as the one that says why. Imported bare it is ambiguous (a
+    "check" of what?); import it under a longer name then:
+    ``from calabrasella import check as check_action``.
+
     Raises:
         IllegalActionError: ``action`` is not legal; the message says why.
         StateError: ``state`` is not a :class:`State`.

@@ -191,3 +191,14 @@ def test_a_variant_still_builds_copies_and_pickles() -> None:
 def test_find_ruleset_unknown_option_names_the_options() -> None:
     with pytest.raises(cb.RulesetError, match=r"has no option 'nope' \(its options: players"):
         cb.find_ruleset("calabresella", nope=1)
+
+
+# --- item 3: names kept ----------------------------------------------------------------------
+
+
+def test_callable_option_keeps_its_name_in_records() -> None:
+    rules = cb.Calabresella(callable="threes_then_twos")
+    assert rules.options()["callable"] == "threes_then_twos"
+    assert cb.find_ruleset("calabresella", **rules.options()) == rules
+    assert "callable" in (cb.Calabresella.__doc__ or "")
+    assert "check_action" in (cb.check.__doc__ or "")

@@ -70,6 +70,12 @@ class Calabresella(Ruleset):
         dealer_shares: With four at the table, whether the sitting-out dealer
             shares the adversaries' fortunes (default ``False``).
 
+    The option ``callable`` keeps its name although it is also a builtin's:
+    option names are written in game records and in the test vectors
+    (``options``), so a rename would change records for no gain in play. It
+    shadows nothing a method sees (a class attribute is not in a method's
+    scope); read it as ``rules.callable`` or ``rules.options()["callable"]``.
+
     Example:
         >>> Calabresella(auction="until_two_pass", stramazzo_below=1).stramazzo_below
         1
