@@ -1,0 +1,229 @@
+"""The engine's middle: State as a value type, the Ruleset hooks, and step validation."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import ClassVar
+
+import attrs
+import pytest
+
+import calabrasella as cb
+from calabrasella.rulesets import Calls, Terms
+from calabrasella.rulesets.steps import (
+    DiscardStep,
+    DrawStep,
+    GiveBackStep,
+    RaiseStep,
+    Role,
+    TakeStep,
+)
+from calabrasella.testing import check_ruleset
+
+
+def mid_deal(rules: cb.Ruleset = cb.CAVENDISH, seed: int = 3) -> cb.State:
+    """A state some way into the play."""
+    rng = random.Random(seed)
+    state = cb.new_deal(rules, seed=seed)
+    while not state.is_over and state.tricks_played < 4:
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    return state
+
+
+# --- State is a value, not a tuple ---------------------------------------------------
+
+
+def test_state_is_not_a_sequence() -> None:
+    """A state has no length, no order and does not equal a tuple of its fields."""
+    state = cb.new_deal(cb.CAVENDISH, seed=7)
+    assert not isinstance(state, tuple)
+    with pytest.raises(TypeError):
+        len(state)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        state < state  # type: ignore[operator]  # noqa: B015
+    with pytest.raises(TypeError):
+        tuple(state)  # type: ignore[arg-type]
+    assert state != (state.rules, state.deal)
+
+
+def test_state_fields_are_read_only() -> None:
+    """Assigning to a field raises AttributeError; the state is unchanged."""
+    state = cb.new_deal(cb.CAVENDISH, seed=7)
+    with pytest.raises(AttributeError):
+        state.phase = cb.Phase.OVER  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        state.anything = 1  # type: ignore[attr-defined]
+    assert state.phase is cb.Phase.BIDDING
+
+
+def test_equal_states_hash_equal_and_differ_by_any_field() -> None:
+    """States compare and hash by value: two routes to the same deal are equal."""
+    a = cb.new_deal(cb.CAVENDISH, seed=7)
+    b = cb.deal_from(cb.CAVENDISH, a.deal.hands, a.deal.stock)
+    assert a == b and hash(a) == hash(b) and a is not b
+    assert cb.apply(a, cb.Pass()) != a
+
+
+@pytest.mark.parametrize("rules", [cb.CAVENDISH, cb.CALABRESELLA], ids=["cavendish", "calabresella"])
+def test_pickle_round_trip_and_views_leave_no_trace(rules: cb.Ruleset) -> None:
+    """A pickled state loads equal, and asking for views does not make its pickle grow."""
+    state = mid_deal(rules)
+    before = pickle.dumps(state)
+    for seat in range(rules.players):
+        state.view(seat)
+        state.view(seat)
+    assert pickle.dumps(state) == before
+    assert pickle.loads(before) == state
+
+
+# --- the Ruleset hooks -------------------------------------------------------------------
+
+
+def test_the_base_ruleset_is_abstract() -> None:
+    """Ruleset() and a subclass missing a hook cannot be built (TypeError naming the hooks)."""
+    with pytest.raises(TypeError, match="bidding_turn"):
+        cb.Ruleset()  # type: ignore[abstract]
+
+    @attrs.frozen(kw_only=True)
+    class Incomplete(cb.Ruleset):
+        def score(self, tally: cb.Tally) -> cb.Result:
+            raise AssertionError
+
+    with pytest.raises(TypeError, match="exchange_plan"):
+        Incomplete()  # type: ignore[abstract]
+
+
+@attrs.frozen(kw_only=True)
+class DealerPaysOnVoid(cb.Cavendish):
+    """When all pass, the dealer pays each other seat 1 (a test variant)."""
+
+    name: ClassVar[str] = "test-dealer-pays"
+    terms: ClassVar[Terms] = Terms(title="test")
+
+    def void_result(self, *, players: int, dealer: int, calls: Calls) -> cb.Result:
+        payments = tuple(1 - players if seat == dealer else 1 for seat in range(players))
+        return attrs.evolve(cb.Result.void_deal(players), payments=payments)
+
+
+def test_void_result_is_overridable() -> None:
+    """A ruleset's void_result decides what a deal nobody won is worth."""
+    state = cb.new_deal(DealerPaysOnVoid(), dealer=1, seed=7)
+    for _ in range(3):
+        state = cb.apply(state, cb.Pass())
+    assert state.is_over and state.result is not None
+    assert state.result.payments == (1, -2, 1)
+
+
+@attrs.frozen(kw_only=True)
+class LastStandWins(cb.Cavendish):
+    """Every seat speaks; the last to stand plays (a test variant)."""
+
+    name: ClassVar[str] = "test-last-stand"
+
+    def bidding_turn(
+        self, order: tuple[int, ...], calls: Calls
+    ) -> tuple[int, tuple[cb.Contract, ...]] | None:
+        return None if len(calls) == 3 else (order[len(calls)], (cb.Contract.STAND,))
+
+    def auction_winner(self, calls: Calls) -> tuple[int, cb.Contract] | None:
+        standing = [(seat, bid) for seat, bid in calls if bid is not None]
+        return standing[-1] if standing else None
+
+
+def test_auction_winner_is_overridable() -> None:
+    """A ruleset's auction_winner picks the declarer: here the last to stand."""
+    state = cb.new_deal(LastStandWins(), dealer=0, seed=7)
+    for action in (cb.Bid("stand"), cb.Bid("stand"), cb.Pass()):
+        state = cb.apply(state, action)
+    assert state.declarer == 2  # eldest 1 stood, then 2 stood, then 0 passed
+    assert check_ruleset(LastStandWins(), deals=5).deals == 5
+
+
+@attrs.frozen(kw_only=True)
+class ThirteenCards(cb.Cavendish):
+    """Claims the play starts with thirteen cards a hand (a broken test variant)."""
+
+    name: ClassVar[str] = "test-thirteen"
+
+    def play_sizes(self, contract: cb.Contract, modifier: cb.Modifier | None) -> tuple[int, int]:
+        return 13, 1
+
+
+def test_play_sizes_are_checked_when_the_exchange_ends() -> None:
+    """The engine refuses to start a play whose card counts differ from play_sizes."""
+    state = cb.apply(cb.new_deal(ThirteenCards(), seed=7), cb.Bid("stand"))
+
+    def to_the_play(state: cb.State) -> None:
+        rng = random.Random(1)
+        while state.phase is not cb.Phase.PLAYING:
+            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+
+    with pytest.raises(cb.RulesetError, match="not 13"):
+        to_the_play(state)
+
+
+def test_contracts_order_the_legal_bids() -> None:
+    """The legal bids come in the ruleset's contracts order, lowest first."""
+    state = cb.new_deal(cb.CALABRESELLA, seed=7)
+    bids = [a for a in cb.legal_actions(state) if isinstance(a, cb.Bid)]
+    assert tuple(b.contract for b in bids) == cb.Calabresella.contracts
+
+
+def test_terms_name_each_games_words() -> None:
+    """Each ruleset carries the words its sources use."""
+    assert (cb.CAVENDISH.terms.stock, cb.CAVENDISH.terms.declarer) == ("stock", "single player")
+    assert (cb.CALABRESELLA.terms.stock, cb.CALABRESELLA.terms.base) == ("monte", "stake")
+
+
+# --- steps are validated when built ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: TakeStep(Role.DECLARER, "everything"),  # type: ignore[arg-type]
+        lambda: TakeStep("declarer", "all"),  # type: ignore[arg-type]
+        lambda: DiscardStep(Role.FIRST, 3, 2),
+        lambda: DiscardStep(Role.FIRST, 0, 0),
+        lambda: DiscardStep(Role.FIRST, 1, 9),
+        lambda: DrawStep(Role.SECOND, -1),
+        lambda: RaiseStep(()),
+        lambda: RaiseStep(("dividete",)),  # type: ignore[arg-type]
+        lambda: GiveBackStep(face_up="yes"),  # type: ignore[arg-type]
+    ],
+    ids=[
+        "take-count",
+        "take-role",
+        "discard-min-over-max",
+        "discard-nothing",
+        "discard-too-many",
+        "draw-negative",
+        "raise-no-choice",
+        "raise-not-a-modifier",
+        "give-back-not-bool",
+    ],
+)
+def test_a_malformed_step_is_refused_when_built(build: object) -> None:
+    """A step with fields out of range raises RulesetError at construction."""
+    with pytest.raises(cb.RulesetError):
+        build()  # type: ignore[operator]
+
+
+# --- forced moves ------------------------------------------------------------------------------
+
+
+def test_forced_moves_are_reported_and_hidden_from_who_may_not_see_them() -> None:
+    """A solo takes the whole monte by itself: reported; a hidden monte is hidden from others."""
+    rules = cb.Calabresella(solo_monte_exposed=False)
+    state = cb.new_deal(rules, seed=0)
+    for action in (cb.Bid("solo"), cb.Pass(), cb.Pass()):
+        state = cb.apply(state, action)
+    declarer = state.declarer
+    assert declarer == 1
+    forced = state.forced_moves
+    assert [seat for _, seat, _ in forced] == [1, 1, 1, 1]
+    assert cb.CardSet.of(a.card for _, _, a in forced if isinstance(a, cb.Take)) == state.deal.stock
+    assert state.view(1).forced_moves == forced
+    other = state.view(2).forced_moves
+    assert all(isinstance(a, cb.Hidden) and a.kind == "take" for _, _, a in other)
