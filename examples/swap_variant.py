@@ -1,0 +1,256 @@
+"""A variant with an exchange step of its own: Cavendish's Calabrasella with a blind swap.
+
+The house rule: once a player has stood, and before he asks for his card,
+each adversary passes one card of his choice face down to the other: first
+the adversary after the single player, then the other one (who may pass on
+the card he has just received). Only the two adversaries see the cards that
+change hands; the single player, and the dealer sitting out at a table of
+four, see each pass as ``Hidden("swap")`` in their views. Then the exchange
+goes on as Cavendish wrote it: ask, give back, discard, expose, take.
+
+Nothing in the package knows about the swap. :class:`SwapStep` is a
+:class:`calabrasella.rulesets.steps.Step` written here: it owns its start,
+its legal actions, how it applies one, the phase it waits in and what it
+hides. :class:`SwapCavendish` is a :class:`calabrasella.Cavendish` whose
+exchange plan puts two swaps in front of Cavendish's own steps. The script
+plays a few seeded deals, tells one swap as each seat saw it, and runs the
+conformance check (:func:`calabrasella.testing.check_ruleset`) on the variant.
+
+usage: python examples/swap_variant.py [--deals N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import ClassVar
+
+import attrs
+
+import calabrasella as cb
+from calabrasella.rulesets import Terms
+from calabrasella.rulesets.steps import Exchange, Role, Step, Work, card_actions, wrong_kind
+from calabrasella.testing import CheckReport, check_ruleset
+
+#: One pass per card. The action types are a closed set (``cb.Action`` is a
+#: Union that the views and the conformance check know), so an existing one
+#: carries the pass: ``GiveBack(card)``, read as "hand this card over".
+#:
+#: The swap comes before the ask on purpose. A view works out its
+#: ``given_back`` field from the ``GiveBack`` entries it shows, so after the
+#: exchange an adversary passing on the very card the single player gave back
+#: to him would tell the other adversary which card that was.
+PASSES: tuple[cb.GiveBack, ...] = tuple(cb.GiveBack(card) for card in cb.DECK)
+
+
+@attrs.frozen
+class SwapStep(Step):
+    """The seat playing ``giver`` passes one card face down to the seat playing ``receiver``.
+
+    Only those two see the card. Skipped when the giver holds no card.
+
+    Attributes:
+        giver: Who passes the card.
+        receiver: Who gets it.
+        seats: The seats of the two, filled in when the step starts (see :meth:`start`).
+    """
+
+    phase: ClassVar[cb.Phase] = cb.Phase.GIVING_BACK
+
+    giver: Role
+    receiver: Role
+    seats: tuple[int, int] | None = attrs.field(default=None, kw_only=True)
+
+    def __attrs_post_init__(self) -> None:
+        if not isinstance(self.giver, Role) or not isinstance(self.receiver, Role):
+            raise cb.RulesetError(
+                f"SwapStep: expected two Roles, not {self.giver!r}, {self.receiver!r}"
+            )
+        if self.giver is self.receiver:
+            raise cb.RulesetError(f"SwapStep: {self.giver.value} cannot pass a card to himself")
+
+    def start(self, work: Work) -> bool:
+        """Ask the giver for a card, unless he holds none.
+
+        ``hidden_from`` is told the seat that acted and the exchange record,
+        but not the order of the table, so at a table of four it could not
+        tell the receiver from the dealer sitting out. The step therefore
+        puts a copy of itself that knows both seats in its own place in the
+        plan; the engine reads the plan afresh at every action (as it does
+        after a solissimo's raise).
+        """
+        giver, receiver = work.seat(self.giver), work.seat(self.receiver)
+        if not work.hands[giver]:
+            return False
+        here = work.step
+        bound = attrs.evolve(self, seats=(giver, receiver))
+        work.plan = (*work.plan[:here], bound, *work.plan[here + 1 :])
+        return work.ask(giver, self.phase)
+
+    def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
+        """One ``GiveBack`` per card the giver holds, in card order."""
+        return card_actions(PASSES, work.hands[work.seat(self.giver)])
+
+    def apply(self, work: Work, action: cb.Action) -> bool:
+        """Move the card from the giver's hand to the receiver's; the step is then over."""
+        giver, receiver = work.seat(self.giver), work.seat(self.receiver)
+        if not isinstance(action, cb.GiveBack):
+            raise wrong_kind(work, action, f"pass a card face down to seat {receiver}")
+        bit = 1 << action.card.index
+        if not work.hands[giver] & bit:
+            raise cb.IllegalActionError(
+                action,
+                f"seat {giver} cannot pass {action.card} to seat {receiver}: not in his hand",
+            )
+        work.hands[giver] &= ~bit
+        work.hands[receiver] |= bit
+        work.record(giver, action)
+        return True
+
+    def hidden_from(
+        self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
+    ) -> str | None:
+        """Every seat but the two adversaries sees a ``Hidden("swap")``."""
+        seen_by = self.seats if self.seats is not None else (seat,)
+        return None if viewer in seen_by else "swap"
+
+
+#: The two passes: the adversary after the single player first, then the other.
+SWAPS: tuple[Step, ...] = (
+    SwapStep(Role.FIRST, Role.SECOND),
+    SwapStep(Role.SECOND, Role.FIRST),
+)
+
+
+@attrs.frozen(kw_only=True)
+class SwapCavendish(cb.Cavendish):
+    """Cavendish's Calabrasella; before the single player asks, the adversaries swap a card.
+
+    The options, the auction, the rest of the exchange and the scoring are Cavendish's.
+    """
+
+    name: ClassVar[str] = "cavendish-swap"
+    terms: ClassVar[Terms] = Terms(
+        title="Calabrasella with a blind swap",
+        declarer="single player",
+        stock="stock",
+        base="difference",
+    )
+
+    def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+        """The two swaps, then Cavendish's ask, give back, discard, expose and take."""
+        return (*SWAPS, *super().exchange_plan(contract))
+
+
+# --- the demonstration ---------------------------------------------------------------
+
+
+def play_out(state: cb.State, rng: random.Random) -> cb.State:
+    """Play random legal actions (each from the mover's own view) until the deal is over.
+
+    Args:
+        state: Where to start.
+        rng: The random number generator for the choices.
+
+    Returns:
+        The finished deal.
+    """
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None, "this variant has no chance nodes"
+        state = cb.apply(state, rng.choice(state.view(seat).legal_actions))
+    return state
+
+
+def outcome(state: cb.State) -> str:
+    """Return one line about a finished deal: the swaps, then the result.
+
+    Args:
+        state: A finished deal.
+
+    Returns:
+        The line.
+    """
+    result = state.result
+    assert result is not None
+    if result.void:
+        return "all passed: void"
+    swaps = [
+        f"seat {seat} passes {a.card}" for seat, a in state.history if isinstance(a, cb.GiveBack)
+    ]
+    return (
+        f"seat {result.declarer} stands; {', '.join(swaps[:2])}; "
+        f"{result.declarer_units}-{result.adversary_units}, payments {result.payments}"
+    )
+
+
+def shown(action: cb.Action | cb.Hidden) -> str:
+    """Return a pass as a view shows it: the card, or ``swap (face down)``.
+
+    Args:
+        action: An entry of a view's history.
+
+    Returns:
+        The words.
+    """
+    if isinstance(action, cb.GiveBack):
+        return f"{action.card}"
+    return str(action)
+
+
+def tell_swap(rules: cb.Ruleset, seed: int) -> None:
+    """Play a deal up to the end of the swap and print it as each seat saw it.
+
+    Args:
+        rules: The swap variant.
+        seed: The deal's seed; the first seat to speak stands.
+    """
+    state = cb.new_deal(rules, dealer=0, seed=seed)
+    state = cb.apply(state, cb.Bid(cb.Contract.STAND))
+    declarer = state.declarer
+    assert declarer is not None and state.phase is cb.Phase.GIVING_BACK
+    rng = random.Random(seed)
+    start = len(state.history)
+    while state.phase is cb.Phase.GIVING_BACK:
+        state = cb.apply(state, rng.choice(state.legal_actions()))
+    print(f"== one swap ({rules.terms.title}, seed {seed}) ==")
+    print(f"seat {declarer} stands; before he asks for a 3 his adversaries swap:")
+    passes = state.history[start:]
+    for seat, action in passes:
+        assert isinstance(action, cb.GiveBack)
+        print(f"  seat {seat} passes {action.card} face down")
+    for viewer in range(rules.players):
+        seen = [shown(action) for _, action in state.view(viewer).history[start:]]
+        role = "single player" if viewer == declarer else "adversary"
+        print(f"  seat {viewer} ({role}) sees: {', '.join(seen)}")
+    print(f"then seat {state.to_move} asks: {', '.join(map(str, state.legal_actions()))}")
+    print()
+
+
+def main() -> None:
+    """Register the variant for the length of the script, play it and check it."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--deals", type=int, default=200, help="deals to check (default 200)")
+    args = parser.parse_args()
+
+    with cb.registered_ruleset(SwapCavendish):
+        rules = cb.find_ruleset("cavendish-swap")
+        print(f"== {rules.name}: five seeded deals between random players ==")
+        for seed in range(5):
+            state = play_out(cb.new_deal(rules, dealer=seed % 3, seed=seed), random.Random(seed))
+            print(f"  seed {seed}: {outcome(state)}")
+        print()
+        tell_swap(rules, seed=7)
+
+        started = time.perf_counter()
+        report: CheckReport = check_ruleset(rules, deals=args.deals)
+        seconds = time.perf_counter() - started
+        print(f"== check_ruleset({rules.name}, deals={args.deals}): passed in {seconds:.1f}s ==")
+        for field in attrs.fields(CheckReport):
+            print(f"  {field.name:<16} {getattr(report, field.name)}")
+    assert rules.name not in cb.ruleset_names(), "the registration does not outlive the block"
+
+
+if __name__ == "__main__":
+    main()
