@@ -66,7 +66,7 @@ from .rulesets import (
     ruleset_names,
     unregister_ruleset,
 )
-from .scoring import Bonus, Result, Side, Tally
+from .scoring import Bonus, Result, Side, Tally, result_of, settle
 from .state import State
 from .views import Hidden, View
 
@@ -124,8 +124,10 @@ __all__ = [
     "new_deal",
     "register_ruleset",
     "registered_ruleset",
+    "result_of",
     "ruleset_names",
     "sample_chance",
+    "settle",
     "shuffled_deal",
     "start",
     "unregister_ruleset",

@@ -212,7 +212,7 @@ class Play:
     """Play a card to the current trick.
 
     Example:
-        >>> Play(Card.parse("Ad")) == play_of(Card.parse("Ad")) == Play("Ad")
+        >>> Play(Card.parse("Ad")) == Play("Ad")
         True
     """
 
@@ -252,8 +252,3 @@ CALLS: tuple[Call, ...] = tuple(Call(c) for c in DECK)
 GIVE_BACKS: tuple[GiveBack, ...] = tuple(GiveBack(c) for c in DECK)
 BIDS: dict[Contract, Bid] = {c: Bid(c) for c in Contract}
 RAISES: dict[Modifier, Raise] = {m: Raise(m) for m in Modifier}
-
-
-def play_of(card: Card) -> Play:
-    """Return the shared :class:`Play` action for ``card``."""
-    return PLAYS[card.index]

@@ -14,7 +14,7 @@ import attrs
 
 from .actions import Contract, Modifier
 
-__all__ = ["TOTAL_UNITS", "Bonus", "Result", "Side", "Tally", "settle"]
+__all__ = ["TOTAL_UNITS", "Bonus", "Result", "Side", "Tally", "result_of", "settle"]
 
 #: Units distributed in every deal: 32 in the cards and 3 for the last trick.
 TOTAL_UNITS = 35

@@ -5,13 +5,17 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, cast
 
 import attrs
 import pytest
 
 import calabrasella as cb
+import calabrasella.actions
+import calabrasella.scoring
 from calabrasella.errors import RulesetOptionError
 from calabrasella.rulesets import choice
 
@@ -202,3 +206,26 @@ def test_callable_option_keeps_its_name_in_records() -> None:
     assert cb.find_ruleset("calabresella", **rules.options()) == rules
     assert "callable" in (cb.Calabresella.__doc__ or "")
     assert "check_action" in (cb.check.__doc__ or "")
+
+
+# --- item 4: the surface ---------------------------------------------------------------------
+
+
+def test_scoring_helpers_are_top_level() -> None:
+    assert cb.result_of is calabrasella.scoring.result_of
+    assert cb.settle is calabrasella.scoring.settle
+    assert {"result_of", "settle"} <= set(cb.__all__)
+    assert not hasattr(calabrasella.actions, "play_of")
+
+
+def test_api_page_lists_the_public_names() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\s+- (\w+)$", page, flags=re.MULTILINE))
+    wanted = {
+        "result_of", "settle", "start", "view", "Terms", "Calls", "choice", "flag",
+        "Step", "Role", "Exchange", "registered_ruleset", "CallStep", "GiveBackStep",
+        "DiscardStep", "ExposeStep", "TakeStep", "RaiseStep", "DrawStep",
+    }  # fmt: skip
+    assert wanted <= listed, wanted - listed
+    assert "::: calabrasella.rulesets.protocol.Work" in page
+    assert "::: calabrasella.errors" in page  # SeatError, SeedError, RulesetOptionError
