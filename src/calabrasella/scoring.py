@@ -182,6 +182,16 @@ def settle(
     return tuple(payments)
 
 
+def plural(n: int, noun: str) -> str:
+    """Return ``n`` and ``noun``, with an ``s`` unless ``n`` is 1: ``"1 unit"``, ``"3 units"``.
+
+    Example:
+        >>> plural(1, "point"), plural(0, "point")
+        ('1 point', '0 points')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def result_of(
     tally: Tally,
     *,
@@ -191,11 +201,24 @@ def result_of(
     bonus: Bonus | None = None,
     notes: tuple[str, ...] = (),
     dealer_shares: bool,
+    who: str | None = None,
 ) -> Result:
     """Return the :class:`Result` of a tally whose value per payer is ``base * multiplier``.
 
     The shared tail of every ruleset's ``score`` hook: it fills in the units,
     tricks, winner and each seat's payment (see :func:`settle`).
+
+    Args:
+        tally: The finished play.
+        declarer_won: Whether the declarer won.
+        base: The value before any multiplier.
+        multiplier: 1, or what :attr:`Result.bonus` multiplies by.
+        bonus: Why the value was multiplied, if it was.
+        notes: The reasons in words.
+        dealer_shares: With four at the table, whether the sitting-out
+            dealer pays and receives like each adversary.
+        who: If given, the notes end with what the declarer, so named,
+            wins from each or loses to each: ``"he wins 22 from each"``.
 
     Example:
         >>> from calabrasella import Contract
@@ -203,10 +226,14 @@ def result_of(
         ...           modifier=None, declarer_card_units=20, adversary_card_units=12,
         ...           stock_units=0, declarer_last=True, declarer_tricks=7,
         ...           adversary_tricks=5)
-        >>> result_of(t, declarer_won=True, base=11, dealer_shares=True).payments
-        (-11, 22, -11)
+        >>> r = result_of(t, declarer_won=True, base=11, multiplier=2, dealer_shares=True, who="he")
+        >>> r.payments, r.notes
+        ((-22, 44, -22), ('he wins 22 from each',))
     """
     value = base * multiplier
+    if who is not None:
+        verb, prep = ("wins", "from") if declarer_won else ("loses", "to")
+        notes = (*notes, f"{who} {verb} {value} {prep} each")
     return Result(
         void=False,
         declarer=tally.declarer,

@@ -229,3 +229,36 @@ def test_api_page_lists_the_public_names() -> None:
     assert wanted <= listed, wanted - listed
     assert "::: calabrasella.rulesets.protocol.Work" in page
     assert "::: calabrasella.errors" in page  # SeatError, SeedError, RulesetOptionError
+
+
+# --- item 5: one closing note, one pluraliser --------------------------------------------------
+
+
+def test_result_of_writes_the_closing_note() -> None:
+    tally = cb.Tally(
+        players=3, dealer=0, declarer=1, contract=cb.Contract.STAND, modifier=None,
+        declarer_card_units=10, adversary_card_units=22, stock_units=0,
+        declarer_last=False, declarer_tricks=4, adversary_tricks=8,
+    )  # fmt: skip
+    lost = cb.result_of(
+        tally,
+        declarer_won=False,
+        base=9,
+        multiplier=2,
+        notes=("why",),
+        dealer_shares=True,
+        who="he",
+    )
+    assert lost.notes == ("why", "he loses 18 to each")
+    assert lost.payments == (18, -36, 18)
+    plain = cb.result_of(tally, declarer_won=False, base=9, dealer_shares=True)
+    assert plain.notes == ()
+    assert cb.CAVENDISH.score(tally).notes[-1] == "he loses 15 to each"
+
+
+def test_one_pluralising_helper() -> None:
+    import calabrasella.rulesets.calabresella as calabresella_module
+
+    assert calabrasella.scoring.plural(1, "card unit") == "1 card unit"
+    assert calabrasella.scoring.plural(2, "card unit") == "2 card units"
+    assert not hasattr(calabresella_module, "_count")

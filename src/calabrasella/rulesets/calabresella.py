@@ -9,7 +9,7 @@ import attrs
 from ..actions import Contract, Modifier
 from ..cards import CardSet
 from ..errors import RulesetError
-from ..scoring import Bonus, Result, Tally, result_of
+from ..scoring import Bonus, Result, Tally, plural, result_of
 from .base import Calls, Ruleset, Terms, choice, flag
 from .cavendish import threes_then_twos
 from .steps import (
@@ -36,10 +36,6 @@ STAKES: dict[Contract | Modifier, int] = {
 }
 _BIDS = (Contract.CHIAMO, Contract.SOLO, Contract.SOLISSIMO)
 _WIN_UNITS = 18
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _stramazzo_validator(instance: object, attribute: object, value: object) -> None:
@@ -194,8 +190,8 @@ class Calabresella(Ruleset):
         base = self.stake(tally.contract, tally.modifier)
         multiplier, bonus = 1, None
         notes = [
-            f"declarer {_count(du, 'unit')} ({_count(du // 3, 'point')}), "
-            f"adversaries {_count(au, 'unit')} ({_count(au // 3, 'point')})"
+            f"declarer {plural(du, 'unit')} ({plural(du // 3, 'point')}), "
+            f"adversaries {plural(au, 'unit')} ({plural(au // 3, 'point')})"
         ]
         if tally.declarer_tricks == 0 or tally.adversary_tricks == 0:
             multiplier, bonus = 2, Bonus.CAPPOTTO
@@ -207,11 +203,9 @@ class Calabresella(Ruleset):
                 multiplier, bonus = 3, Bonus.STRAMAZZO
                 who = "the adversaries" if won else "the declarer"
                 notes.append(
-                    f"stramazzo: {who} took a trick but only {_count(losers, 'card unit')}, "
+                    f"stramazzo: {who} took a trick but only {plural(losers, 'card unit')}, "
                     f"fewer than {self.stramazzo_below} (x3)"
                 )
-        verb, prep = ("wins", "from") if won else ("loses", "to")
-        notes.append(f"the declarer {verb} {base * multiplier} {prep} each")
         return result_of(
             tally,
             declarer_won=won,
@@ -220,6 +214,7 @@ class Calabresella(Ruleset):
             bonus=bonus,
             notes=tuple(notes),
             dealer_shares=self.dealer_shares,
+            who="the declarer",
         )
 
 

@@ -113,17 +113,15 @@ class Cavendish(Ruleset):
         if du == TOTAL_UNITS or au == TOTAL_UNITS:
             bonus, multiplier = Bonus.ALL_POINTS, 2
             notes.append("one side took all 35: the value is doubled")
-        base = abs(du - au)
-        verb, prep = ("wins", "from") if won else ("loses", "to")
-        notes.append(f"he {verb} {base * multiplier} {prep} each")
         return result_of(
             tally,
             declarer_won=won,
-            base=base,
+            base=abs(du - au),
             multiplier=multiplier,
             bonus=bonus,
             notes=tuple(notes),
             dealer_shares=self.dealer_shares,
+            who="he",
         )
 
 
