@@ -36,6 +36,7 @@ from calabrasella.testing import CheckReport, check_ruleset
 #: One pass per card. The action types are a closed set (``cb.Action`` is a
 #: Union that the views and the conformance check know), so an existing one
 #: carries the pass: ``GiveBack(card)``, read as "hand this card over".
+#: Built once: ``card_actions`` remembers a table by its identity.
 #:
 #: The swap comes before the ask on purpose. A view works out its
 #: ``given_back`` field from the ``GiveBack`` entries it shows, so after the
