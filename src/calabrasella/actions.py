@@ -37,6 +37,15 @@ from .cards import DECK, Card, CardSet
 from .errors import NotationError
 
 __all__ = [
+    "BIDS",
+    "CALLS",
+    "DISCARDS",
+    "DONE",
+    "GIVE_BACKS",
+    "PASS",
+    "PLAYS",
+    "RAISES",
+    "TAKES",
     "Action",
     "Bid",
     "Call",
@@ -243,8 +252,16 @@ class Draw:
 Action = Union[Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw]
 """Any action."""
 
+# Shared instances: one action per card (indexed by card index), per bid and
+# per raise. The engine returns these, so a bot loop allocates little; an
+# exchange step lists its card actions from them with
+# ``rulesets.steps.card_actions(table, mask)``.
+
+#: The shared ``Pass()``.
 PASS = Pass()
+#: The shared ``Done()``.
 DONE = Done()
+#: ``Play`` of each card, by card index (likewise the four tables below).
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)
 DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
 TAKES: tuple[Take, ...] = tuple(Take(c) for c in DECK)

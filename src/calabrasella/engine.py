@@ -247,7 +247,7 @@ def _apply_bidding(state: State, action: Action) -> State:
     zeros = (0,) * state.players
     exchange: Exchange = _tuple_new(Exchange, (
         declarer, contract, None, rules.exchange_plan(contract), 0, 0, -1, -1, -1, 0,
-        zeros, zeros, zeros, (), (),
+        zeros, zeros, zeros, (), (), order,
     ))  # fmt: skip
     work = Work(rules, order, list(state._hand_masks), state._stock_mask, exchange, len(history))
     _advance(work)
@@ -277,6 +277,15 @@ def _advance(work: Work) -> None:
         work.moved = 0
         work.starts += (work.history_length,)  # one start per step, in order
         if step.start(work):
+            phase = work.phase
+            if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
+                (work.to_move is None) != (phase is _DRAWING)
+            ):
+                raise RulesetError(
+                    f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
+                    f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
+                    "step waits in an exchange phase, and only chance waits in DRAWING"
+                )
             return
         work.step += 1
     _begin_play(work)

@@ -19,7 +19,7 @@ from .actions import Action, Contract, GiveBack, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .phases import Phase
 from .rulesets.base import Ruleset
-from .rulesets.steps import Exchange
+from .rulesets.steps import Exchange, GiveBackStep
 from .scoring import Result
 
 if TYPE_CHECKING:
@@ -235,9 +235,13 @@ def _exchange_part(
                 return part
     entries = redacted_history(ex, history[:cut], seat)
     given_back = None
-    if ex.gave_back >= 0:
-        for _, action in entries:
-            if type(action) is GiveBack and action.card.index == ex.gave_back:
+    if ex.gave_back >= 0:  # shown when the give-back step's entry is shown
+        for i, (_, action) in enumerate(entries):
+            if (
+                type(action) is GiveBack
+                and action.card.index == ex.gave_back
+                and type(ex.plan[ex.step_of(i)]) is GiveBackStep
+            ):
                 given_back = action.card
     fields = {
         "declarer": ex.declarer,

@@ -231,5 +231,7 @@ def find_ruleset(name: str, **options: Any) -> Ruleset:
         raise RulesetError(f"no ruleset named {name!r} (known: {', '.join(ruleset_names())})")
     try:
         return cls(**options)
+    except RulesetError:  # the ruleset's own error names the option (and is a TypeError)
+        raise
     except TypeError as exc:
         raise RulesetError(f"{name}: {exc}") from None

@@ -62,6 +62,14 @@ _DECLARER = Role.DECLARER
 ForcedEntry = tuple[int, int, int, Action]
 
 
+def role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
+    """Return the seat playing ``role``, given the active seats from the eldest hand."""
+    if role is Role.DECLARER:
+        return declarer
+    i = order.index(declarer)
+    return order[(i + 1) % 3] if role is Role.FIRST else order[(i + 2) % 3]
+
+
 class Exchange(NamedTuple):
     """What the auction decided and what the exchange has done (a read-only record).
 
@@ -88,6 +96,7 @@ class Exchange(NamedTuple):
         starts: The history length when each step of ``plan`` started.
         forced: The moves the engine made by itself (see
             :attr:`calabrasella.State.forced_moves`), with the step that made each.
+        order: The three active seats from the eldest hand.
     """
 
     declarer: int
@@ -105,6 +114,11 @@ class Exchange(NamedTuple):
     drawn: tuple[int, ...]
     starts: tuple[int, ...]
     forced: tuple[ForcedEntry, ...]
+    order: tuple[int, ...]
+
+    def seat(self, role: Role) -> int:
+        """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
+        return role_seat(role, self.order, self.declarer)
 
     def step_of(self, entry: int) -> int:
         """Return the index in ``plan`` of the step during which history entry ``entry`` was made.
@@ -137,10 +151,11 @@ class Work:
         to_move: The seat asked to act (``None`` for chance).
         history_length: The length of the history, this action's entry included.
         entries: The history entries this action adds: ``(seat, action)``.
-        declarer, contract, modifier, plan, step, moved, called, giver,
-        gave_back, exposed: As in :class:`Exchange`.
-        discards, taken, drawn, starts, forced: As in :class:`Exchange`
-            (tuples: change them with :func:`put`).
+        declarer: As in :class:`Exchange`, and likewise ``contract``,
+            ``modifier``, ``plan``, ``step``, ``moved``, ``called``,
+            ``giver``, ``gave_back`` and ``exposed``.
+        discards: As in :class:`Exchange` (a tuple: change it with
+            :func:`put`), and likewise ``taken``, ``drawn``, ``starts`` and ``forced``.
     """
 
     __slots__ = (
@@ -204,6 +219,7 @@ class Work:
             drawn,
             starts,
             forced,
+            _,
         ) = exchange
         self.discards: tuple[int, ...] = discards
         self.taken: tuple[int, ...] = taken
@@ -231,6 +247,7 @@ class Work:
                 self.drawn,
                 self.starts,
                 self.forced,
+                self.order,
             ),
         )
 
@@ -238,16 +255,17 @@ class Work:
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role``."""
-        if role is Role.DECLARER:
-            return self.declarer
-        order = self.order
-        i = order.index(self.declarer)
-        return order[(i + 1) % 3] if role is Role.FIRST else order[(i + 2) % 3]
+        return role_seat(role, self.order, self.declarer)
 
-    def ask(self, seat: int | None, phase: Phase) -> bool:
-        """Wait for ``seat`` (``None``: chance) to act in ``phase``; return ``True``."""
+    def ask(self, seat: int | None, phase: Phase | None = None) -> bool:
+        """Wait for ``seat`` (``None``: chance) to act; return ``True``.
+
+        The deal waits in ``phase``, by default the running step's
+        :attr:`Step.phase`. The engine checks it is an exchange phase, and
+        that chance (``seat=None``) and ``Phase.DRAWING`` go together.
+        """
         self.to_move = seat
-        self.phase = phase
+        self.phase = self.plan[self.step].phase if phase is None else phase
         return True
 
     def record(self, seat: int, action: Action) -> None:
@@ -276,23 +294,33 @@ def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
     return (*values[:i], value, *values[i + 1 :])
 
 
-_SUIT_TABLES: dict[int, list[tuple[Any, ...]]] = {}
+# One entry per table: the table itself (kept so its id is not reused while
+# cached) and its per-suit holdings; a few tables at most, oldest dropped first.
+_SUIT_TABLES: dict[int, tuple[tuple[Action, ...], list[tuple[Any, ...]]]] = {}
+_SUIT_TABLES_SIZE = 32
 
 
 def card_actions(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
     """Return ``table[i]`` for every card ``i`` in ``mask``, in card order.
 
-    ``table`` holds one action per card (such as ``actions.DISCARDS``). The
-    tuples for each suit's 1,024 possible holdings are built the first time
-    a table is used, so this is four list lookups.
+    ``table`` holds one action per card (such as ``actions.DISCARDS``);
+    build it once, at module level. The tuples for each suit's 1,024
+    possible holdings are built the first time a table is used, so this is
+    four list lookups.
     """
-    parts = _SUIT_TABLES.get(id(table))
-    if parts is None:
-        parts = _SUIT_TABLES[id(table)] = [
-            tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
-            for s in range(4)
-            for m in range(1024)
-        ]
+    entry = _SUIT_TABLES.get(id(table))
+    if entry is None or entry[0] is not table:
+        if len(_SUIT_TABLES) >= _SUIT_TABLES_SIZE:
+            del _SUIT_TABLES[next(iter(_SUIT_TABLES))]
+        entry = _SUIT_TABLES[id(table)] = (
+            table,
+            [
+                tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
+                for s in range(4)
+                for m in range(1024)
+            ],
+        )
+    parts = entry[1]
     return (
         parts[mask & 1023]
         + parts[1024 + (mask >> 10 & 1023)]
