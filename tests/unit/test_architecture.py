@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
 import random
-from typing import ClassVar
+import sys
+from pathlib import Path
+from typing import Any, ClassVar
 
 import attrs
 import pytest
@@ -17,7 +20,10 @@ from calabrasella.rulesets.steps import (
     GiveBackStep,
     RaiseStep,
     Role,
+    Step,
     TakeStep,
+    Work,
+    card_actions,
 )
 from calabrasella.testing import check_ruleset
 
@@ -227,3 +233,87 @@ def test_forced_moves_are_reported_and_hidden_from_who_may_not_see_them() -> Non
     assert state.view(1).forced_moves == forced
     other = state.view(2).forced_moves
     assert all(isinstance(a, cb.Hidden) and a.kind == "take" for _, _, a in other)
+
+
+# --- what a variant author ran into ---------------------------------------------------------
+
+
+def load_swap_example() -> Any:
+    """The blind-swap variant of examples/swap_variant.py, loaded from its file."""
+    path = Path(__file__).resolve().parents[2] / "examples" / "swap_variant.py"
+    spec = importlib.util.spec_from_file_location("swap_variant_for_architecture", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_given_back_is_read_only_from_the_give_back_step() -> None:
+    """A later step passing the given-back card as a GiveBack does not reveal it as given back."""
+    example = load_swap_example()
+
+    @attrs.frozen(kw_only=True)
+    class SwapAfter(cb.Cavendish):
+        name: ClassVar[str] = "test-swap-after"
+
+        def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+            return (*super().exchange_plan(contract), *example.SWAPS)
+
+    rules = SwapAfter()
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = cb.new_deal(rules, seed=seed)
+        while not state.is_over and state.phase is not cb.Phase.PLAYING:
+            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+        if state.is_over or state.giver is None:
+            continue
+        others = [s for s in state.deal.order if s not in (state.declarer, state.giver)]
+        assert state.view(others[0]).given_back is None  # a face-down give-back stays hidden
+        checked += 1
+    assert checked > 100
+
+
+def test_card_actions_keeps_each_table_apart() -> None:
+    """Two tables built on the fly never get each other's actions (ids can be reused)."""
+    mask = cb.CardSet.parse("Ad 7h 4c").mask
+    for _ in range(50):
+        discards = tuple(cb.Discard(c) for c in cb.DECK)
+        assert {type(a) for a in card_actions(discards, mask)} == {cb.Discard}
+        del discards
+        takes = tuple(cb.Take(c) for c in cb.DECK)
+        assert {type(a) for a in card_actions(takes, mask)} == {cb.Take}
+        del takes
+
+
+@attrs.frozen
+class WaitsInPlay(Step):
+    """A broken step: it asks the declarer to act in the play phase."""
+
+    def start(self, work: Work) -> bool:
+        return work.ask(work.declarer, cb.Phase.PLAYING)
+
+
+@attrs.frozen(kw_only=True)
+class BrokenPhase(cb.Cavendish):
+    name: ClassVar[str] = "test-broken-phase"
+
+    def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+        return (WaitsInPlay(),)
+
+
+def test_a_step_waiting_outside_the_exchange_phases_is_refused() -> None:
+    """The engine refuses a step that waits in PLAYING (its actions would go to the play)."""
+    state = cb.new_deal(BrokenPhase(), seed=7)
+    with pytest.raises(cb.RulesetError, match="waits in phase PLAYING"):
+        cb.apply(state, cb.Bid("stand"))
+
+
+def test_exchange_names_seats_by_role() -> None:
+    """Exchange.seat(role) gives the seat of each role, for hidden_from."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    state = cb.apply(cb.apply(state, cb.Pass()), cb.Bid("stand"))  # seat 2 stands
+    ex = state.exchange
+    assert ex is not None
+    assert (ex.seat(Role.DECLARER), ex.seat(Role.FIRST), ex.seat(Role.SECOND)) == (2, 0, 1)
