@@ -12,13 +12,16 @@ step and the invariant. Someone writing a new variant checks it in one line:
     >>> check_ruleset(Calabresella(auction="until_two_pass", players=4), deals=3).deals
     3
 
-The invariants (the ``invariant`` name a :class:`ConformanceError` carries):
+The invariants (the ``invariant`` name a :class:`ConformanceError` carries,
+listed in :data:`INVARIANTS`):
 
 - ``cards``: the 40 cards are accounted for exactly once: every hand, the
   stock, and the cards played (completed tricks and the current trick,
   derived from the ``Play`` entries of the history).
 - ``purity``: applying an action, legal or not, never changes the state it
-  was applied to (equality with a copy, its hash, a snapshot of its fields);
+  was applied to (its hash, and a :func:`state_contents` snapshot of its
+  fields compared by identity: a state is a slotted value whose fields are
+  immutable, so only rebinding a slot can change it);
   ``history``: a legal action appends exactly one entry to the history.
 - ``legality``: every listed action applies and :func:`~calabrasella.is_legal`
   says so; a sample of unlisted ones (other cards, other kinds of action,
@@ -32,13 +35,18 @@ The invariants (the ``invariant`` name a :class:`ConformanceError` carries):
 - ``views``: a seat's view does not change when the cards it cannot know are
   swapped for others of the same suit (an alternative world consistent with
   what it saw, built from the state without :mod:`calabrasella.views`).
+
+The helpers the checks use are public, so that a property test checks the
+same thing in the same way: :func:`state_contents` and :func:`same_contents`,
+:func:`played_cards`, :func:`recount_tricks`, :func:`cards_seat_may_know`,
+:func:`relabel_cards` and :func:`relabel_action`.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn, cast
 
 import attrs
 
@@ -57,7 +65,7 @@ from .actions import (
     Raise,
     Take,
 )
-from .cards import DECK, CardSet
+from .cards import DECK, Card, CardSet
 from .deal import deal_from, new_deal, shuffled_deal
 from .engine import apply, chance_outcomes, is_legal, legal_actions, sample_chance
 from .errors import CalabrasellaError, IllegalActionError, RulesetError
@@ -68,13 +76,21 @@ from .state import State
 from .views import View
 
 __all__ = [
+    "INVARIANTS",
     "CheckReport",
     "ConformanceError",
     "cards_seat_may_know",
     "check_ruleset",
+    "played_cards",
+    "recount_tricks",
     "relabel_action",
+    "relabel_cards",
+    "same_contents",
     "state_contents",
 ]
+
+#: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
+INVARIANTS = ("cards", "purity", "history", "legality", "determinism", "conservation", "views")
 
 #: Units dealt in every deal: 32 in the cards, 3 for the last trick.
 _TOTAL_UNITS = 35
@@ -98,10 +114,6 @@ _CARD_ACTIONS: tuple[Action, ...] = tuple(
 )
 # Things that are not actions at all.
 _JUNK: tuple[object, ...] = ("Ad", "pass", None, 0, DECK[0], Pass, (0, Pass()))
-
-# ``apply`` and ``is_legal`` called with anything, junk included.
-_apply_any: Callable[[State, Any], State] = apply
-_is_legal_any: Callable[[State, Any], bool] = is_legal
 
 
 class ConformanceError(CalabrasellaError, AssertionError):
@@ -287,6 +299,45 @@ def same_contents(before: tuple[object, ...], after: tuple[object, ...]) -> bool
     return len(before) == len(after) and all(a is b for a, b in zip(before, after))
 
 
+def played_cards(state: State) -> list[tuple[int, Card]]:
+    """Return the cards played so far as ``(seat, card)``, in order, read from the history."""
+    return [(who, action.card) for who, action in state.history if isinstance(action, Play)]
+
+
+def recount_tricks(state: State) -> tuple[int, int, int, int]:
+    """Recount a played-out deal from its history, without the engine's tricks or scoring.
+
+    Each trick of the ``Play`` entries goes to the highest card of the suit
+    led; the winner of the last trick also takes 3 units and the stock.
+
+    Returns:
+        The declarer's units, the adversaries' units, the declarer's tricks
+        and the adversaries' tricks (the order of :class:`~calabrasella.Result`).
+
+    Raises:
+        ValueError: Not 36 cards were played, nobody declared, or a trick was
+            led by a seat that did not win the one before.
+    """
+    plays = played_cards(state)
+    declarer = state.declarer
+    if declarer is None or len(plays) != 36:
+        raise ValueError(f"{len(plays)} cards played (declarer {declarer}): not a played-out deal")
+    units = [0] * state.players
+    tricks = [0] * state.players
+    last = -1
+    for t in range(0, 36, 3):
+        trick = plays[t : t + 3]
+        leader, led = trick[0]
+        if last >= 0 and leader != last:
+            raise ValueError(f"trick {t // 3 + 1} was led by seat {leader}, not by {last}")
+        _, last = max((card.rank, who) for who, card in trick if card.suit == led.suit)
+        units[last] += sum(card.units for _, card in trick)
+        tricks[last] += 1
+    units[last] += 3 + state.stock.units  # the last trick, and the stock with it
+    du, dt = units[declarer], tricks[declarer]
+    return du, sum(units) - du, dt, sum(tricks) - dt
+
+
 class _DealCheck:
     """One deal of :func:`check_ruleset`: plays it and checks it, step by step."""
 
@@ -328,7 +379,8 @@ class _DealCheck:
                 self.fail("legality", f"the deal is not over after {_MAX_STEPS} actions")
             legal = legal_actions(state)
             self.legals.append(legal)
-            self.check_legality(state, legal, illegal_probes)
+            digest = hash(state)
+            self.check_legality(state, legal, illegal_probes, digest)
             if state.is_chance:
                 action: Action = sample_chance(state, self.play_rng)
                 if action not in legal:
@@ -338,7 +390,7 @@ class _DealCheck:
                 action = self.play_rng.choice(legal)
                 self.counts.decisions += 1
             self.actions.append(action)
-            state = self.check_apply(state, action)
+            state = self.check_apply(state, action, digest)
             self.step += 1
             self.states.append(state)
             self.check_cards(state)
@@ -356,7 +408,7 @@ class _DealCheck:
         seen = 0
         count = 0
         places: list[CardSet] = [*state.hands, state.stock]
-        plays = [action.card for _, action in state.history if isinstance(action, Play)]
+        plays = [card for _, card in played_cards(state)]
         places.append(CardSet.of(plays))
         for place in places:
             if seen & place.mask:
@@ -391,10 +443,9 @@ class _DealCheck:
 
     # --- (b) purity and history ----------------------------------------------
 
-    def check_apply(self, state: State, action: Action) -> State:
+    def check_apply(self, state: State, action: Action, digest: int) -> State:
         """Apply ``action``; the input state must not change, the history grows by one."""
         snapshot = state_contents(state)
-        digest = hash(state)
         try:
             new = apply(state, action)
         except Exception as exc:  # pragma: no cover - check_legality applied it already
@@ -415,8 +466,14 @@ class _DealCheck:
 
     # --- (c) legality ----------------------------------------------------------
 
-    def check_legality(self, state: State, legal: tuple[Action, ...], probes: int) -> None:
-        """Listed actions apply; a sample of unlisted ones raise and change nothing."""
+    def check_legality(
+        self, state: State, legal: tuple[Action, ...], probes: int, digest: int
+    ) -> None:
+        """Listed actions apply; a sample of unlisted ones raise and change nothing.
+
+        ``digest`` is the state's hash: a field that changed value in place
+        (a ruleset or a step rebinding its own attributes) changes it.
+        """
         if len(set(legal)) != len(legal):
             self.fail("legality", f"an action is listed twice: {[str(a) for a in legal]}")
         seat = state.to_move
@@ -440,12 +497,17 @@ class _DealCheck:
                 apply(state, action)
             except Exception as exc:
                 self.fail("legality", f"the listed action {action} raised {exc!r}")
+            if not same_contents(before, state_contents(state)):
+                self.fail("purity", f"applying the listed action {action} changed the state")
             if not is_legal(state, action):
                 self.fail("legality", f"is_legal says the listed action {action} is illegal")
+        if hash(state) != digest:
+            listed = ", ".join(map(str, legal))
+            self.fail("purity", f"applying the listed actions ({listed}) changed the state's hash")
         self.counts.legal_probes += len(legal)
         for probe in self.illegal_sample(state, legal, probes):
             try:
-                _apply_any(state, probe)
+                apply(state, cast(Action, probe))  # junk included
             except IllegalActionError as exc:
                 if exc.action is not probe or not isinstance(exc.reason, str) or not exc.reason:
                     self.fail("legality", f"refusing {probe!r} gave an unclear error: {exc}")
@@ -453,10 +515,12 @@ class _DealCheck:
                 self.fail("legality", f"{probe!r} raised {exc!r}, not IllegalActionError")
             else:
                 self.fail("legality", f"the unlisted action {probe!r} was accepted")
-            if _is_legal_any(state, probe):
-                self.fail("legality", f"is_legal says the unlisted action {probe!r} is legal")
             if not same_contents(before, state_contents(state)):
                 self.fail("purity", f"refusing {probe!r} changed the state")
+            if is_legal(state, cast(Action, probe)):
+                self.fail("legality", f"is_legal says the unlisted action {probe!r} is legal")
+        if hash(state) != digest:
+            self.fail("purity", "refusing unlisted actions changed the state's hash")
 
     def illegal_sample(self, state: State, legal: tuple[Action, ...], probes: int) -> list[object]:
         """Return unlisted actions to try: near misses, then a random sample.
@@ -523,7 +587,7 @@ class _DealCheck:
             self.fail("conservation", "the deal is over but has no result")
         if len(result.payments) != players or sum(result.payments) != 0:
             self.fail("conservation", f"the payments {result.payments} do not add up to 0")
-        plays = [(who, a.card) for who, a in state.history if isinstance(a, Play)]
+        plays = played_cards(state)
         if result.void:
             if plays or any(result.payments) or state.exchange is not None:
                 self.fail("conservation", "a void deal was played or paid")
@@ -533,22 +597,10 @@ class _DealCheck:
             self.fail("conservation", "the result names another declarer or contract")
         if len(plays) != 36 or any(state.hands):
             self.fail("conservation", f"the deal ended after {len(plays)} cards played, not 36")
-        units = [0] * players
-        tricks = [0] * players
-        last = -1
-        for t in range(12):
-            trick = plays[3 * t : 3 * t + 3]
-            if last >= 0 and trick[0][0] != last:
-                self.fail("conservation", f"trick {t + 1} was led by {trick[0][0]}, not {last}")
-            last, best = trick[0]
-            for who, card in trick[1:]:
-                if card.beats(best):
-                    last, best = who, card
-            units[last] += sum(card.units for _, card in trick)
-            tricks[last] += 1
-        units[last] += 3 + state.stock.units
-        du, au = units[declarer], sum(units) - units[declarer]
-        dt, at = tricks[declarer], sum(tricks) - tricks[declarer]
+        try:
+            du, au, dt, at = recount_tricks(state)
+        except ValueError as exc:
+            self.fail("conservation", str(exc))
         got = (result.declarer_units, result.adversary_units)
         if sum(got) != _TOTAL_UNITS:
             self.fail("conservation", f"the sides' units {got} do not add up to 35")
@@ -602,8 +654,8 @@ class _DealCheck:
         became illegal or the deal's public course (phase, seat to move) changed.
         """
         deal = self.states[0].deal
-        hands = [_relabel_set(h, perm) for h in deal.hands]
-        state = deal_from(self.rules, hands, _relabel_set(deal.stock, perm), dealer=deal.dealer)
+        hands = [relabel_cards(h, perm) for h in deal.hands]
+        state = deal_from(self.rules, hands, relabel_cards(deal.stock, perm), dealer=deal.dealer)
         world = [state]
         for step in range(k):
             self.step = step
@@ -708,7 +760,8 @@ def _relabel_mask(mask: int, perm: Sequence[int]) -> int:
     return out
 
 
-def _relabel_set(cards: CardSet, perm: Sequence[int]) -> CardSet:
+def relabel_cards(cards: CardSet, perm: Sequence[int]) -> CardSet:
+    """Return ``cards`` relabelled: card ``i`` becomes ``perm[i]``."""
     return CardSet(_relabel_mask(cards.mask, perm))
 
 
@@ -722,7 +775,7 @@ def relabel_action(action: Action, perm: Sequence[int]) -> Action:
         Play(card=Card.parse('2d'))
     """
     if isinstance(action, Draw):
-        return Draw(_relabel_set(action.cards, perm))
+        return Draw(relabel_cards(action.cards, perm))
     if isinstance(action, (Play, Discard, Take, Call, GiveBack)):
         return type(action)(DECK[perm[action.card.index]])
     return action
