@@ -249,7 +249,7 @@ def _apply_bidding(state: State, action: Action) -> State:
         declarer, contract, None, rules.exchange_plan(contract), 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (), order,
     ))  # fmt: skip
-    work = Work(rules, order, list(state._hand_masks), state._stock_mask, exchange, len(history))
+    work = Work(rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
     _advance(work)
     return _close(state, work, history)
 

@@ -43,7 +43,6 @@ def work_of(state: State) -> Work:
     assert ex is not None
     return Work(
         state._rules,
-        state._deal.order,
         list(state._hand_masks),
         state._stock_mask,
         ex,

@@ -173,7 +173,7 @@ def test_an_illegal_swap_is_refused_and_changes_nothing() -> None:
 def test_the_step_is_skipped_when_the_giver_holds_nothing() -> None:
     state = stand(3)
     assert state.exchange is not None
-    work = Work(state.rules, state.deal.order, [0, 0, 0], state.stock_mask, state.exchange, 0)
+    work = Work(state.rules, [0, 0, 0], state.stock_mask, state.exchange, 0)
     plan = work.plan
     assert swap.SwapStep(Role.FIRST, Role.SECOND).start(work) is False
     assert work.plan is plan  # nothing bound, nobody asked

@@ -187,7 +187,6 @@ class Work:
     def __init__(
         self,
         rules: Ruleset,
-        order: tuple[int, ...],
         hands: list[int],
         stock: int,
         exchange: Exchange,
@@ -196,7 +195,6 @@ class Work:
         to_move: int | None = None,
     ) -> None:
         self.rules = rules
-        self.order = order
         self.hands = hands
         self.stock = stock
         self.phase = phase
@@ -214,18 +212,13 @@ class Work:
             self.giver,
             self.gave_back,
             self.exposed,
-            discards,
-            taken,
-            drawn,
-            starts,
-            forced,
-            _,
+            self.discards,
+            self.taken,
+            self.drawn,
+            self.starts,
+            self.forced,
+            self.order,
         ) = exchange
-        self.discards: tuple[int, ...] = discards
-        self.taken: tuple[int, ...] = taken
-        self.drawn: tuple[int, ...] = drawn
-        self.starts: tuple[int, ...] = starts
-        self.forced: tuple[ForcedEntry, ...] = forced
 
     def exchange(self) -> Exchange:
         """Return the exchange record of the work as it is now."""
