@@ -50,6 +50,16 @@ from typing import Any, NoReturn, cast
 
 import attrs
 
+from ._invariants import (
+    cards_seat_may_know,
+    played_cards,
+    recount_tricks,
+    relabel_action,
+    relabel_cards,
+    same_contents,
+    state_contents,
+    world_permutation,
+)
 from .actions import (
     Action,
     Bid,
@@ -65,7 +75,7 @@ from .actions import (
     Raise,
     Take,
 )
-from .cards import DECK, Card, CardSet
+from .cards import DECK, CardSet
 from .deal import deal_from, new_deal, shuffled_deal
 from .engine import apply, chance_outcomes, is_legal, legal_actions, sample_chance
 from .errors import CalabrasellaError, IllegalActionError, RulesetError
@@ -262,80 +272,6 @@ class _Counts:
         self.replays = 0
         self.views_checked = 0
         self.worlds_rejected = 0
-
-
-def state_contents(state: State) -> tuple[object, ...]:
-    """Return the values a state holds, field by field (independent of ``State.__eq__``).
-
-    Every field is an immutable value, so a state was changed in place
-    exactly when one of these is no longer the same object: compare two
-    snapshots with ``is``, element by element (see :func:`same_contents`).
-
-    Example:
-        >>> from calabrasella import CAVENDISH, new_deal
-        >>> s = new_deal(CAVENDISH, seed=1)
-        >>> same_contents(state_contents(s), state_contents(s))
-        True
-    """
-    return (
-        state.rules,
-        state.deal,
-        state.phase,
-        state.to_move,
-        state.hand_masks,
-        state.stock_mask,
-        state.exchange,
-        state.trick_cards,
-        state.leader,
-        state.card_units_won,
-        state.tricks_won,
-        state.history,
-        state.result,
-    )
-
-
-def same_contents(before: tuple[object, ...], after: tuple[object, ...]) -> bool:
-    """Tell whether two :func:`state_contents` snapshots hold the very same objects."""
-    return len(before) == len(after) and all(a is b for a, b in zip(before, after))
-
-
-def played_cards(state: State) -> list[tuple[int, Card]]:
-    """Return the cards played so far as ``(seat, card)``, in order, read from the history."""
-    return [(who, action.card) for who, action in state.history if isinstance(action, Play)]
-
-
-def recount_tricks(state: State) -> tuple[int, int, int, int]:
-    """Recount a played-out deal from its history, without the engine's tricks or scoring.
-
-    Each trick of the ``Play`` entries goes to the highest card of the suit
-    led; the winner of the last trick also takes 3 units and the stock.
-
-    Returns:
-        The declarer's units, the adversaries' units, the declarer's tricks
-        and the adversaries' tricks (the order of :class:`~calabrasella.Result`).
-
-    Raises:
-        ValueError: Not 36 cards were played, nobody declared, or a trick was
-            led by a seat that did not win the one before.
-    """
-    plays = played_cards(state)
-    declarer = state.declarer
-    if declarer is None or len(plays) != 36:
-        raise ValueError(f"{len(plays)} cards played (declarer {declarer}): not a played-out deal")
-    units = [0] * state.players
-    tricks = [0] * state.players
-    last = -1
-    for t in range(0, 36, 3):
-        trick = plays[t : t + 3]
-        leader, led = trick[0]
-        if last >= 0 and leader != last:
-            raise ValueError(f"trick {t // 3 + 1} was led by seat {leader}, not by {last}")
-        _, last = max((card.rank, who) for who, card in trick if card.suit == led.suit)
-        units[last] += sum(card.units for _, card in trick)
-        tricks[last] += 1
-    units[last] += 3 + state.stock.units  # the last trick, and the stock with it
-    du, dt = units[declarer], tricks[declarer]
-    return du, sum(units) - du, dt, sum(tricks) - dt
 
 
 class _DealCheck:
@@ -637,7 +573,7 @@ class _DealCheck:
         for k in sorted(steps):
             for seat in range(self.rules.players):
                 for _ in range(attempts):
-                    perm = _world_permutation(self.states[k], seat, rng)
+                    perm = world_permutation(self.states[k], seat, rng)
                     if perm is None:
                         break
                     world = self.replay_world(perm, k)
@@ -684,101 +620,6 @@ class _DealCheck:
                     f"seat {seat}'s view changes when cards it cannot know are swapped "
                     f"({swaps}): {_view_diff(mine, theirs)}",
                 )
-
-
-# --- alternative worlds ----------------------------------------------------------
-
-
-def cards_seat_may_know(state: State, seat: int) -> CardSet:
-    """Return the cards ``seat`` may know in ``state``, worked out without the views.
-
-    Its hand as dealt and as now; the stock cards turned face up; the cards
-    of every action and forced move of the deal, except those the exchange
-    step that made them hides from this seat
-    (:meth:`calabrasella.rulesets.Step.hidden_from`); and, once the deal is
-    over, the final stock. A view may show this seat these cards and no
-    others.
-
-    Example:
-        >>> from calabrasella import CAVENDISH, new_deal
-        >>> s = new_deal(CAVENDISH, seed=1)
-        >>> cards_seat_may_know(s, 0) == s.hand(0)
-        True
-    """
-    deal = state.deal
-    known = deal.hands[seat].mask | state.hand_masks[seat]
-    ex = state.exchange
-    if ex is not None:
-        known |= ex.exposed & deal.stock.mask
-        plan = ex.plan
-        for _at, k, who, action in ex.forced:
-            if plan[k].hidden_from(who, seat, action, ex) is None:
-                known |= _action_cards(action)
-    for i, (who, action) in enumerate(state.history):
-        if ex is not None and type(action) is not Play:
-            k = ex.step_of(i)
-            if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
-                continue
-        known |= _action_cards(action)
-    if state.is_over:
-        known |= state.stock_mask
-    return CardSet(known)
-
-
-def _action_cards(action: Action) -> int:
-    """Return the mask of the cards an action names."""
-    if isinstance(action, Draw):
-        return action.cards.mask
-    card = getattr(action, "card", None)
-    return 0 if card is None else 1 << card.index
-
-
-def _world_permutation(state: State, seat: int, rng: random.Random) -> list[int] | None:
-    """Return a random suit-keeping permutation of the cards ``seat`` cannot know.
-
-    ``None`` when no such permutation moves a card.
-    """
-    unknown = _FULL & ~cards_seat_may_know(state, seat).mask
-    perm = list(range(40))
-    groups = [[i for i in range(40) if unknown >> i & 1 and DECK[i].suit == s] for s in range(4)]
-    if all(len(g) < 2 for g in groups):
-        return None
-    while perm == list(range(40)):
-        for group in groups:
-            shuffled = group[:]
-            rng.shuffle(shuffled)
-            for src, dst in zip(group, shuffled, strict=True):
-                perm[src] = dst
-    return perm
-
-
-def _relabel_mask(mask: int, perm: Sequence[int]) -> int:
-    out = 0
-    for i in range(40):
-        if mask >> i & 1:
-            out |= 1 << perm[i]
-    return out
-
-
-def relabel_cards(cards: CardSet, perm: Sequence[int]) -> CardSet:
-    """Return ``cards`` relabelled: card ``i`` becomes ``perm[i]``."""
-    return CardSet(_relabel_mask(cards.mask, perm))
-
-
-def relabel_action(action: Action, perm: Sequence[int]) -> Action:
-    """Return ``action`` with its cards relabelled: card ``i`` becomes ``perm[i]``.
-
-    Example:
-        >>> from calabrasella import Play
-        >>> perm = list(range(40)); perm[0], perm[1] = 1, 0
-        >>> relabel_action(Play("3d"), perm)
-        Play(card=Card.parse('2d'))
-    """
-    if isinstance(action, Draw):
-        return Draw(relabel_cards(action.cards, perm))
-    if isinstance(action, (Play, Discard, Take, Call, GiveBack)):
-        return type(action)(DECK[perm[action.card.index]])
-    return action
 
 
 def _view_diff(mine: View, theirs: View) -> str:
