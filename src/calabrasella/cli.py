@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 
 import calabrasella as cb
 from calabrasella.scoring import LAST_TRICK_UNITS
+from calabrasella.scoring import plural as _n
 
 __all__ = ["DEFAULT_SEED", "demo", "format_cards", "main"]
 
@@ -45,10 +46,6 @@ def format_cards(cards: Iterable[cb.Card], *, symbols: bool = True) -> str:
     for card in sorted(cards):
         by_suit.setdefault(card.suit, []).append(card.symbol if symbols else card.code)
     return "  ".join(" ".join(group) for group in by_suit.values()) or "-"
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _header(state: cb.State, seed: int, symbols: bool) -> list[str]:
