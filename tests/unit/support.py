@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import copy
+import pickle
 from typing import cast
 
 import pytest
 
 import calabrasella as cb
+from calabrasella.testing import same_contents, state_contents
 
 
 def assert_illegal(state: cb.State, action: object, *words: str) -> cb.IllegalActionError:
     """Apply ``action``, expect IllegalActionError naming it and a reason; ``state`` is unchanged."""
-    before = copy.deepcopy(state)
+    before = state_contents(state)
+    twin = pickle.loads(pickle.dumps(state))  # an equal state built anew
     digest = hash(state)
     with pytest.raises(cb.IllegalActionError) as info:
         cb.apply(state, cast(cb.Action, action))
@@ -22,7 +24,8 @@ def assert_illegal(state: cb.State, action: object, *words: str) -> cb.IllegalAc
     assert error.reason
     for word in words:
         assert word in error.reason.lower(), (word, error.reason)
-    assert state == before
+    assert same_contents(before, state_contents(state))
+    assert state == twin
     assert hash(state) == digest
     assert not cb.is_legal(state, cast(cb.Action, action))
     assert action not in cb.legal_actions(state)
