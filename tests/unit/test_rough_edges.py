@@ -262,3 +262,10 @@ def test_one_pluralising_helper() -> None:
     assert calabrasella.scoring.plural(1, "card unit") == "1 card unit"
     assert calabrasella.scoring.plural(2, "card unit") == "2 card units"
     assert not hasattr(calabresella_module, "_count")
+
+
+def test_shipped_docstrings_cite_the_docs_not_rules_md() -> None:
+    """The package cites the docs' rules page, not RULES.md (which it does not ship)."""
+    package = Path(cb.__file__).parent
+    citing = [p.name for p in package.rglob("*.py") if "RULES.md" in p.read_text(encoding="utf-8")]
+    assert citing == []
