@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import pickle
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import cast
 
 import pytest
@@ -58,3 +62,16 @@ def cavendish_tally(
         declarer_tricks=declarer_tricks,
         adversary_tricks=12 - declarer_tricks,
     )
+
+
+def load_example(name: str) -> ModuleType:
+    """Load ``examples/<name>.py`` as a module (the examples are not a package)."""
+    path = Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.get(name)
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module

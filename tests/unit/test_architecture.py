@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import pickle
 import random
-import sys
-from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 import pytest
+from support import load_example
 
 import calabrasella as cb
 from calabrasella.rulesets import Calls, Terms
@@ -238,20 +236,9 @@ def test_forced_moves_are_reported_and_hidden_from_who_may_not_see_them() -> Non
 # --- what a variant author ran into ---------------------------------------------------------
 
 
-def load_swap_example() -> Any:
-    """The blind-swap variant of examples/swap_variant.py, loaded from its file."""
-    path = Path(__file__).resolve().parents[2] / "examples" / "swap_variant.py"
-    spec = importlib.util.spec_from_file_location("swap_variant_for_architecture", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_given_back_is_read_only_from_the_give_back_step() -> None:
     """A later step passing the given-back card as a GiveBack does not reveal it as given back."""
-    example = load_swap_example()
+    example = load_example("swap_variant")
 
     @attrs.frozen(kw_only=True)
     class SwapAfter(cb.Cavendish):

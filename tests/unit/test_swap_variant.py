@@ -8,34 +8,19 @@ touching the state, and that the variant passes the conformance check.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
-from support import assert_illegal
+from support import assert_illegal, load_example
 
 import calabrasella as cb
 from calabrasella.rulesets.steps import Role, Work
 from calabrasella.testing import check_ruleset
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "swap_variant.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("swap_variant", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-swap = _load()
+swap = load_example("swap_variant")
 
 
 @pytest.fixture(autouse=True)
