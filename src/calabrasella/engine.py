@@ -81,10 +81,10 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
+        if state._phase is _BIDDING:
+            return legal.legal_actions(state)
         ex = state._exchange
-        if ex is not None and state._phase is not _OVER:  # the exchange
-            return ex.plan[ex.step].legal_actions(work_of(state))
-        return legal.legal_actions(state)
+        return () if ex is None or state._phase is _OVER else ex.legal
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
@@ -247,7 +247,7 @@ def _apply_bidding(state: State, action: Action) -> State:
     zeros = (0,) * state.players
     exchange: Exchange = _tuple_new(Exchange, (
         declarer, contract, None, rules.exchange_plan(contract), 0, 0, -1, -1, -1, 0,
-        zeros, zeros, zeros, (), (), order,
+        zeros, zeros, zeros, (), (), order, (),
     ))  # fmt: skip
     work = Work(rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
     _advance(work)
@@ -314,10 +314,13 @@ def _begin_play(work: Work) -> None:
 def _close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
     """Build the next state from the work of one action."""
     s = state
-    leader = s._leader if work.to_move is None or work.phase is not _PLAYING else work.to_move
+    if work.phase is _PLAYING and work.to_move is not None:
+        leader, exchange = work.to_move, work.exchange()
+    else:  # a step waits: list its legal actions now, while the work is at hand
+        leader, exchange = s._leader, work.exchange(work.plan[work.step].legal_actions(work))
     return make_state(
         s._rules, s._deal, work.phase, work.to_move, tuple(work.hands), work.stock,
-        work.exchange(), (), leader, s._card_units_won, s._tricks_won, history, None,
+        exchange, (), leader, s._card_units_won, s._tricks_won, history, None,
     )  # fmt: skip
 
 

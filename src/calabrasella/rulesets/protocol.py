@@ -97,6 +97,9 @@ class Exchange(NamedTuple):
         forced: The moves the engine made by itself (see
             :attr:`calabrasella.State.forced_moves`), with the step that made each.
         order: The three active seats from the eldest hand.
+        legal: The legal actions while a step waits (empty once the play
+            begins): the running step lists them once, when the engine
+            builds the state, while its working copy is at hand.
     """
 
     declarer: int
@@ -115,6 +118,7 @@ class Exchange(NamedTuple):
     starts: tuple[int, ...]
     forced: tuple[ForcedEntry, ...]
     order: tuple[int, ...]
+    legal: tuple[Action, ...]
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
@@ -218,10 +222,12 @@ class Work:
             self.starts,
             self.forced,
             self.order,
+            _,
         ) = exchange
 
-    def exchange(self) -> Exchange:
-        """Return the exchange record of the work as it is now."""
+    def exchange(self, legal: tuple[Action, ...] = ()) -> Exchange:
+        """Return the exchange record of the work as it is now, with ``legal`` for its
+        :attr:`Exchange.legal`."""
         return _tuple_new(
             Exchange,
             (
@@ -241,6 +247,7 @@ class Work:
                 self.starts,
                 self.forced,
                 self.order,
+                legal,
             ),
         )
 
