@@ -235,11 +235,13 @@ def _exchange_part(
                 return part
     entries = redacted_history(ex, history[:cut], seat)
     given_back = None
-    if ex.gave_back >= 0:  # shown when the give-back step's entry is shown
-        for i, (_, action) in enumerate(entries):
+    gave_back = ex.gave_back
+    if gave_back >= 0:  # shown when the give-back step's entry is shown
+        for i in range(ex.starts[0], len(entries)):
+            action = entries[i][1]
             if (
                 type(action) is GiveBack
-                and action.card.index == ex.gave_back
+                and action.card.index == gave_back
                 and type(ex.plan[ex.step_of(i)]) is GiveBackStep
             ):
                 given_back = action.card
@@ -253,7 +255,7 @@ def _exchange_part(
         "exposed": _cardset(ex.exposed),
         "discards": _cardset(ex.discards[seat]),
         "drawn": _cardset(ex.drawn[seat]),
-        "forced_moves": redacted_forced(ex, seat),
+        "forced_moves": redacted_forced(ex, seat) if ex.forced else (),
     }
     part = (fields, entries)
     if settled:
