@@ -53,6 +53,7 @@ from .errors import (
     SeedError,
     StateError,
 )
+from .match import Cut, Match, MatchError, Transfer, cut_for_seats
 from .phases import Phase
 from .rulesets import (
     CALABRESELLA,
@@ -86,6 +87,7 @@ __all__ = [
     "CardSet",
     "Cavendish",
     "Contract",
+    "Cut",
     "Deal",
     "Discard",
     "Done",
@@ -93,6 +95,8 @@ __all__ = [
     "GiveBack",
     "Hidden",
     "IllegalActionError",
+    "Match",
+    "MatchError",
     "Modifier",
     "NotationError",
     "Pass",
@@ -113,10 +117,12 @@ __all__ = [
     "Suit",
     "Take",
     "Tally",
+    "Transfer",
     "View",
     "apply",
     "chance_outcomes",
     "check",
+    "cut_for_seats",
     "deal_from",
     "find_ruleset",
     "is_legal",
