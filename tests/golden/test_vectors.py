@@ -71,13 +71,18 @@ def _play_script(state: cb.State, vector: dict[str, Any]) -> cb.State:
     if "draws" in script:
         first = order[(order.index(declarer) + 1) % 3]
         state = cb.apply(state, cb.Draw(cb.CardSet.of(script["draws"][str(first)])))
-    if "takes" in script:
-        for seat_key, cards in script["takes"].items():
-            assert state.phase is cb.Phase.TAKING and state.to_move == int(seat_key)
-            for text in cards:
-                state = cb.apply(state, cb.Take(_card(text)))
-            if state.phase is cb.Phase.TAKING and state.to_move == int(seat_key):
-                state = cb.apply(state, cb.Done())
+    if "takes" in script:  # scegliete: the first adversary chooses, the second gets the rest
+        (first_key, first_cards), (second_key, second_cards) = script["takes"].items()
+        assert state.phase is cb.Phase.TAKING and state.to_move == int(first_key)
+        for text in first_cards:
+            state = cb.apply(state, cb.Take(_card(text)))
+        if state.phase is cb.Phase.TAKING and state.to_move == int(first_key):
+            state = cb.apply(state, cb.Done())
+        # the second adversary's take is forced: not applied, but checked
+        rest = [action.card for seat, action in _forced(state, cb.Take) if seat == int(second_key)]
+        assert sorted(rest) == sorted(map(_card, second_cards))
+        assert not any(type(a) is cb.Take for s, a in state.history if s == int(second_key))
+        assert state.stock == cb.CardSet()
     for seat_key, cards in script.get("adv_discards", {}).items():
         for text in cards:
             assert state.to_move == int(seat_key)
@@ -86,6 +91,11 @@ def _play_script(state: cb.State, vector: dict[str, Any]) -> cb.State:
     for text in script["plays"]:
         state = cb.apply(state, cb.Play(_card(text)))
     return state
+
+
+def _forced(state: cb.State, kind: type[Any]) -> list[tuple[int, Any]]:
+    """The engine's forced moves of one kind, as ``(seat, action)``."""
+    return [(seat, action) for _, seat, action in state.forced_moves if type(action) is kind]
 
 
 def _replay(vector: dict[str, Any]) -> cb.State:

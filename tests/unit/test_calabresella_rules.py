@@ -151,11 +151,10 @@ def b_solissimo(rules: cb.Ruleset = cb.CALABRESELLA) -> cb.State:
     return apply_all(deal_b(rules), [PASS, SOLISSIMO])
 
 
-# Scegliete: seat 0 takes 7c and 6c, seat 1 takes 5c and leaves 4c; seat 0 discards Qs Js,
-# seat 1 discards 4d. The new monte: 4c Qs Js 4d, 2 units.
+# Scegliete: seat 0 takes 7c and 6c, seat 1 is given the rest (5c 4c); seat 0 discards Qs Js,
+# seat 1 discards 4d 4c. The new monte: Qs Js 4d 4c, 2 units.
 B_EXCHANGE: list[cb.Action] = [
-    PASS, SOLISSIMO, SCEGLIETE, take("7c"), take("6c"), DONE, take("5c"), DONE,
-    *discards("Qs Js 4d"),
+    PASS, SOLISSIMO, SCEGLIETE, take("7c"), take("6c"), DONE, *discards("Qs Js 4d 4c"),
 ]
 # The declarer (seat 2) leads his four coins and wins them; then he has only low hearts and
 # swords, and the adversaries win every trick.
@@ -351,8 +350,9 @@ def test_rule1_no_raise_after_chiamo_or_solo() -> None:
         # dividete: seat 2 draws 7c 6c, seat 0 gets 5c 4c; each discards what he drew, so
         # the hands and the play are DEAL_F's: stake 8, x2 = 16 to each
         ([DIVIDETE, draw("7c 6c"), *discards("7c 6c 5c 4c")], 8, 16, (16, -32, 16)),
-        # scegliete: neither adversary takes a card: stake 16, x2 = 32 to each
-        ([SCEGLIETE, DONE, DONE], 16, 32, (32, -64, 32)),
+        # scegliete: seat 2 takes nothing, seat 0 is given all four and discards them:
+        # stake 16, x2 = 32 to each
+        ([SCEGLIETE, DONE, *discards("7c 6c 5c 4c")], 16, 32, (32, -64, 32)),
     ],
     ids=["solissimo-4", "dividete-8", "scegliete-16"],
 )
@@ -917,69 +917,92 @@ def test_rule5_scegliete_monte_face_up_first_adversary_takes_one_at_a_time() -> 
     # the takes are public
     for seat in range(3):
         assert (0, take("6c")) in history_of(state.view(seat))
-    state = cb.apply(state, DONE)
-    # the second adversary chooses from what is left
-    assert state.phase is cb.Phase.TAKING
-    assert state.to_move == 1
-    assert set(cb.legal_actions(state)) == {DONE, take("7c"), take("5c"), take("4c")}
-    assert_illegal(state, take("6c"))
 
 
-def test_rule5_scegliete_each_discards_as_many_as_he_took() -> None:
-    """Rule 5, scegliete: each adversary discards face down as many as he took: a monte of four."""
-    state = apply_all(b_solissimo(), [SCEGLIETE, take("7c"), DONE, take("5c"), take("4c"), DONE])
-    assert state.stock == P("6c")
+# The first adversary (seat 0) takes 0, 2 or 4 of the monte 7c 6c 5c 4c; the second (seat 1)
+# is given the rest without a decision; each then discards as many as he took.
+# (first's actions, the rest seat 1 is given, seat 0's discards, seat 1's discards)
+SCEGLIETE_SPLITS: dict[str, tuple[list[cb.Action], str, str, str]] = {
+    # 0 + 4: seat 0 stops at once; seat 1 gets all four and lays down four
+    "0-4": ([DONE], "7c 6c 5c 4c", "", "4d 5d 6d 7d"),
+    # 2 + 2: seat 0 takes 7c 6c and stops; seat 1 gets 5c 4c
+    "2-2": ([take("7c"), take("6c"), DONE], "5c 4c", "Qs Js", "4d 5d"),
+    # 4 + 0: seat 0 takes all four (the step ends by itself); seat 1 gets nothing
+    "4-0": ([take(c) for c in B_MONTE.split()], "", "Qs Js 7c 6c", ""),
+}
+
+
+@pytest.mark.parametrize("split", list(SCEGLIETE_SPLITS))
+def test_rule5_scegliete_whole_monte_shared_the_second_gets_the_rest(split: str) -> None:
+    """Rule 5, scegliete: any split 0-4, 2-2, 4-0; the second adversary's share is forced,
+    each discards as many as he took, and the four discards are the new monte."""
+    firsts, rest, discard0, discard1 = SCEGLIETE_SPLITS[split]
+    state = apply_all(b_solissimo(), [SCEGLIETE, *firsts])
+    took0 = P(B_MONTE) - P(rest)
+    # the whole monte is in the adversaries' hands: nothing is left in it
+    assert state.stock == cb.CardSet()
+    assert state.hand(0) == P(B0) | took0
+    assert state.hand(1) == P(B1) | P(rest)
+    # seat 1's share is a forced move, made right after seat 0's last decision, seen by all
+    at = len(state.history)
+    assert state.forced_moves == tuple((at, 1, cb.Take(c)) for c in P(rest))
+    for seat in range(3):
+        assert state.view(seat).forced_moves == state.forced_moves
+    assert not any(s == 1 and type(a) is cb.Take for s, a in state.history)
+    # seat 0 discards first, exactly as many as he took (none: he is skipped)
+    assert state.phase is cb.Phase.DISCARDING
+    assert state.to_move == (0 if discard0 else 1)
+    state = apply_all(state, discards(discard0))
+    if discard0 and discard1:
+        assert state.phase is cb.Phase.DISCARDING
+        assert state.to_move == 1
+    state = apply_all(state, discards(discard1))
+    if not discard1:  # seat 1 took nothing: the play begins after seat 0's discards
+        assert state.history[-1] == (0, cb.Discard(card(discard0.split()[-1])))
+    # the new monte is the four discards; everyone holds twelve again
+    assert state.phase is cb.Phase.PLAYING
+    assert state.stock == P(discard0) | P(discard1)
+    assert len(state.stock) == 4
+    assert [len(h) for h in state.hands] == [12, 12, 12]
+    assert state.view(0).discards == P(discard0)
+    assert state.view(1).discards == P(discard1)
+
+
+def test_rule5_scegliete_each_discards_exactly_as_many_as_he_took() -> None:
+    """Rule 5, scegliete: 1 + 3: each adversary discards exactly as many as he took, face down."""
+    state = apply_all(b_solissimo(), [SCEGLIETE, take("7c"), DONE])
+    # seat 1 was given 6c 5c 4c
+    assert state.hand(1) == P(B1) | P("6c 5c 4c")
     # seat 0 took one: he discards exactly one
     assert state.phase is cb.Phase.DISCARDING
     assert state.to_move == 0
     assert_illegal(state, DONE)
     state = cb.apply(state, cb.Discard(card("Js")))
-    # seat 1 took two: he discards exactly two
+    # seat 1 took three: he discards exactly three
     assert state.to_move == 1
-    state = cb.apply(state, cb.Discard(card("4d")))
-    assert state.to_move == 1
-    assert_illegal(state, DONE)
-    state = cb.apply(state, cb.Discard(card("5d")))
+    for code in ("4d", "5d"):
+        assert_illegal(state, DONE)
+        state = cb.apply(state, cb.Discard(card(code)))
+        assert state.to_move == 1
+    state = cb.apply(state, cb.Discard(card("6d")))
     assert state.phase is cb.Phase.PLAYING
-    assert state.stock == P("6c Js 4d 5d")
+    assert state.stock == P("Js 4d 5d 6d")
     assert [len(h) for h in state.hands] == [12, 12, 12]
     assert state.view(2).discards == cb.CardSet()
-    assert history_of(state.view(2))[-3:] == [
-        (0, cb.Hidden("discard")), (1, cb.Hidden("discard")), (1, cb.Hidden("discard")),
+    assert history_of(state.view(2))[-4:] == [
+        (0, cb.Hidden("discard")), *[(1, cb.Hidden("discard"))] * 3,
     ]
 
 
-def test_rule5_scegliete_a_seat_that_took_none_skips_discarding() -> None:
-    """Rule 5, scegliete: an adversary who took nothing discards nothing."""
-    state = apply_all(b_solissimo(), [SCEGLIETE, DONE, take("7c"), take("6c"), DONE])
-    # seat 0 took none: seat 1 discards his two at once
+def test_rule5_scegliete_no_card_may_be_left_in_the_monte() -> None:
+    """Rule 5, scegliete: all four are taken: after the first adversary stops, the second may
+    not stop too (he is given the rest; the old reading that left the monte is gone)."""
+    state = apply_all(b_solissimo(), [SCEGLIETE, DONE])
     assert state.phase is cb.Phase.DISCARDING
     assert state.to_move == 1
-    state = apply_all(state, discards("4d 5d"))
-    assert state.phase is cb.Phase.PLAYING
-    assert state.hand(0) == P(B0)
-    assert state.stock == P("5c 4c 4d 5d")
-
-
-def test_rule5_scegliete_first_adversary_may_take_all_four() -> None:
-    """Rule 5, scegliete: any split: the first adversary may take all four, leaving the second none."""
-    state = apply_all(b_solissimo(), [SCEGLIETE, *(take(c) for c in B_MONTE.split())])
-    # nothing left to choose: seat 1 takes nothing; seat 0 discards four
-    assert state.phase is cb.Phase.DISCARDING
-    assert state.to_move == 0
-    assert len(state.hand(0)) == 16
-    state = apply_all(state, discards("Qs Js 7c 6c"))
-    assert state.phase is cb.Phase.PLAYING
-    assert state.hand(1) == P(B1)
-    assert state.stock == P("Qs Js 7c 6c")
-
-
-def test_rule5_scegliete_cards_may_be_left() -> None:
-    """Rule 5, scegliete: cards may be left: with no takes the monte stays as it was."""
-    state = apply_all(b_solissimo(), [SCEGLIETE, DONE, DONE])
-    assert state.phase is cb.Phase.PLAYING
-    assert state.hands == (P(B0), P(B1), P(B2))
-    assert state.stock == P(B_MONTE)
+    assert state.stock == cb.CardSet()
+    assert_illegal(state, DONE, "at least")
+    assert_illegal(state, take("7c"))
 
 
 # ============================================================================================
@@ -1020,7 +1043,7 @@ def test_rule6_first_lead_eldest_except_solissimo_chiamo_and_solo() -> None:
     [
         [PASS],
         [DIVIDETE, draw("7c 6c"), *discards("7c 6c 5c 4c")],
-        [SCEGLIETE, DONE, DONE],
+        [SCEGLIETE, DONE, *discards("7c 6c 5c 4c")],
     ],
     ids=["plain", "dividete", "scegliete"],
 )
@@ -1440,7 +1463,7 @@ def test_illegal_take_in_scegliete_discard_and_after_taken() -> None:
     """Illegal: a Take once the scegliete takes are over, or of a card already taken."""
     state = apply_all(b_solissimo(), [SCEGLIETE, take("7c")])
     assert_illegal(state, take("7c"), "stock")
-    state = apply_all(state, [DONE, DONE])
+    state = cb.apply(state, DONE)  # seat 1 is given the rest
     assert state.phase is cb.Phase.DISCARDING
     assert_illegal(state, take("6c"))
 

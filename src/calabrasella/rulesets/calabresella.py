@@ -78,7 +78,8 @@ class Calabresella(Ruleset):
     """
 
     name: ClassVar[str] = "calabresella"
-    version: ClassVar[int] = 1
+    #: 2: scegliete shares the whole monte (the second adversary is given the rest).
+    version: ClassVar[int] = 2
     contracts: ClassVar[tuple[Contract, ...]] = _BIDS
     terms: ClassVar[Terms] = Terms(
         title="Calabresella (Terziglio)", declarer="declarer", stock="monte", base="stake", points=True
@@ -137,7 +138,12 @@ class Calabresella(Ruleset):
 
     def raise_plan(self, modifier: Modifier) -> tuple[Step, ...]:
         """Dividete: each adversary draws two unseen, then each discards two.
-        Scegliete: the monte face up, each adversary takes any, then discards as many."""
+
+        Scegliete: the monte face up; the first adversary takes any of it (0 to
+        4, ``Done`` to stop), the second is given the rest (a forced move),
+        and each discards as many as he took: the whole monte is shared and
+        the four discards are the new monte (seeds 002, 003, 004).
+        """
         if modifier is Modifier.DIVIDETE:
             return (
                 DrawStep(Role.FIRST, 2),
@@ -148,7 +154,7 @@ class Calabresella(Ruleset):
         return (
             ExposeStep(),
             TakeStep(Role.FIRST, "any"),
-            TakeStep(Role.SECOND, "any"),
+            TakeStep(Role.SECOND, "all"),  # every card left, taken for him
             DiscardStep(Role.FIRST, as_taken=True),
             DiscardStep(Role.SECOND, as_taken=True),
         )

@@ -313,8 +313,12 @@ class TakeStep(Step):
 
     ``count``: ``"as_discarded"`` exactly as many as it discarded, chosen one
     at a time (the rest taken at once when no choice is left);
-    ``"all"`` every stock card at once; ``"any"`` any number, chosen one at
-    a time and ended with ``Done``. Cards discarded in this deal are never taken.
+    ``"all"`` every card left in the stock at once, with no decision (the
+    whole stock, or what an earlier take left: scegliete's second adversary;
+    nothing when nothing is left); ``"any"`` any number, chosen one at a time
+    and ended with ``Done``. Cards discarded in this deal are never taken.
+    Cards taken with no decision are forced moves
+    (:attr:`calabrasella.State.forced_moves`).
     """
 
     phase: ClassVar[Phase] = Phase.TAKING
