@@ -164,7 +164,8 @@ def _deals_validator(instance: Any, attribute: Any, value: Any) -> None:
 
 
 def _default_seating(match: Match) -> tuple[int, ...]:
-    return tuple(range(match.rules.players))
+    rules = match.rules  # not yet validated: the rules validator runs after the defaults
+    return tuple(range(rules.players)) if isinstance(rules, Ruleset) else ()
 
 
 @attrs.frozen(kw_only=True, repr=False)
@@ -207,9 +208,7 @@ class Match:
     """
 
     rules: Ruleset = attrs.field(validator=_rules_validator)
-    seating: tuple[int, ...] = attrs.field(
-        default=attrs.Factory(_default_seating, takes_self=True)
-    )
+    seating: tuple[int, ...] = attrs.field(default=attrs.Factory(_default_seating, takes_self=True))
     deals: Optional[int] = attrs.field(default=None, validator=_deals_validator)
     first_dealer: int = 0
     finished: tuple[State, ...] = ()
@@ -259,7 +258,9 @@ class Match:
             raise MatchError(f"{which} is not over (phase {state.phase.name.lower()})")
         dealer = (self.first_dealer + number) % self.rules.players
         if state.dealer != dealer:
-            raise MatchError(f"{which} was dealt by seat {state.dealer}, but seat {dealer} deals it")
+            raise MatchError(
+                f"{which} was dealt by seat {state.dealer}, but seat {dealer} deals it"
+            )
 
     @classmethod
     def start(
@@ -403,7 +404,7 @@ class Match:
             2
         """
         if self.is_over:
-            raise MatchError(f"the match is over: {len(self.finished)} of {self.deals} deals played")
+            raise MatchError(f"the match is over: all {self.deals} deals are played")
         return new_deal(self.rules, dealer=self.dealer, seed=seed)
 
     def redeal(self, *, seed: Union[int, random.Random]) -> State:
@@ -451,7 +452,7 @@ class Match:
             (True, 1, (0, 0, 0))
         """
         if self.is_over:
-            raise MatchError(f"the match is over: {len(self.finished)} of {self.deals} deals played")
+            raise MatchError(f"the match is over: all {self.deals} deals are played")
         self._check_deal(len(self.finished), state)
         return attrs.evolve(self, finished=(*self.finished, state))
 
