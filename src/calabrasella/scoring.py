@@ -34,8 +34,8 @@ class Bonus(enum.Enum):
 
     ``ALL_POINTS``: Cavendish, one side took all 35 units (value 70).
     ``CAPPOTTO``: Calabresella, one side took every trick (x2).
-    ``STRAMAZZO``: Calabresella, the losing side took a trick but fewer card
-    units than the ruleset's threshold (x3).
+    ``STRAMAZZO``: Calabresella, the losing side took a trick but (almost) no
+    points, as the ruleset's option ``stramazzo`` reads it (x3).
     """
 
     ALL_POINTS = "all_points"

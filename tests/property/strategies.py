@@ -36,7 +36,7 @@ def calabresella_rulesets() -> st.SearchStrategy[cb.Ruleset]:
         give_back=st.sampled_from(("face_up", "face_down")),
         solo_monte_exposed=st.booleans(),
         first_lead=st.sampled_from(("declarer", "eldest_except_solissimo")),
-        stramazzo_below=st.sampled_from((1, 3)),
+        stramazzo=st.sampled_from(("under_a_point", "no_card_points", "no_points")),
         players=_TABLES,
         packet=_PACKETS,
         dealer_shares=st.booleans(),

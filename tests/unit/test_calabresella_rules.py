@@ -1149,10 +1149,10 @@ def test_rule7_cappotto_against_the_declarer_doubles_too() -> None:
     assert result.payments == (8, -16, 8)
 
 
-@pytest.mark.parametrize("stramazzo_below", [3, 1])
-def test_rule7_cappotto_and_stramazzo_never_both(stramazzo_below: int) -> None:
+@pytest.mark.parametrize("stramazzo", ["under_a_point", "no_card_points", "no_points"])
+def test_rule7_cappotto_and_stramazzo_never_both(stramazzo: str) -> None:
     """Rule 7: cappotto and stramazzo never both apply: a side with no trick is cappotto only."""
-    rules = cb.Calabresella(stramazzo_below=stramazzo_below)
+    rules = cb.Calabresella(stramazzo=cast(Any, stramazzo))
     # DEAL_C: the adversaries take no trick and no card unit: x2, never x3 or x6
     result = finished(apply_all(deal_c(rules), [*C_EXCHANGE, *C_PLAY]))
     assert result.bonus is cb.Bonus.CAPPOTTO
@@ -1187,24 +1187,31 @@ D_VARIANTS: dict[str, tuple[str, str, int, tuple[int, int], tuple[int, int]]] = 
 
 
 @pytest.mark.parametrize(
-    ("variant", "stramazzo_below", "multiplier"),
+    ("variant", "stramazzo", "multiplier"),
     [
-        ("0-units", 3, 3),
-        ("1-unit", 3, 3),
-        ("2-units", 3, 3),
-        ("3-units", 3, 1),
-        ("0-units", 1, 3),
-        ("1-unit", 1, 1),
-        ("2-units", 1, 1),
-        ("3-units", 1, 1),
+        # under a point (default): the tricks' card units only, 0, 1 or 2 of them
+        ("0-units", "under_a_point", 3),
+        ("1-unit", "under_a_point", 3),
+        ("2-units", "under_a_point", 3),
+        ("3-units", "under_a_point", 1),
+        # no card points: the trick's card units plus the monte (0 units here), none at all
+        ("0-units", "no_card_points", 3),
+        ("1-unit", "no_card_points", 1),
+        ("2-units", "no_card_points", 1),
+        ("3-units", "no_card_points", 1),
+        # no points: the adversaries won the last trick, 3 units: never under a point
+        ("0-units", "no_points", 1),
+        ("1-unit", "no_points", 1),
+        ("2-units", "no_points", 1),
+        ("3-units", "no_points", 1),
     ],
 )
 def test_rule7_known_answer_stramazzo_at_each_threshold(
-    variant: str, stramazzo_below: int, multiplier: int
+    variant: str, stramazzo: str, multiplier: int
 ) -> None:
-    """Rule 7 (d): stramazzo x3 when the losing side's tricks hold fewer card units than the option."""
+    """Rule 7 (d): stramazzo x3 by each reading, the losers having won only the last trick."""
     seat2, seat0, adversary_cards, units, points = D_VARIANTS[variant]
-    rules = cb.Calabresella(stramazzo_below=stramazzo_below)
+    rules = cb.Calabresella(stramazzo=cast(Any, stramazzo))
     state = apply_all(deal_d(rules), D_EXCHANGE)
     assert state.hand(1) == P(D1_PLAYS)
     assert state.stock == P("7c 6c 5d 4d")  # no units
@@ -1230,14 +1237,18 @@ def test_rule7_known_answer_stramazzo_at_each_threshold(
 
 
 @pytest.mark.parametrize(
-    ("stramazzo_below", "bonus", "value"),
-    [(3, cb.Bonus.STRAMAZZO, 12), (1, None, 4)],
+    ("stramazzo", "bonus", "value"),
+    [
+        ("under_a_point", cb.Bonus.STRAMAZZO, 12),  # 2 card units in his trick: under 3
+        ("no_card_points", None, 4),  # he captured 2 card units: not none
+        ("no_points", cb.Bonus.STRAMAZZO, 12),  # his whole score is 2 units: under 3
+    ],
 )
 def test_rule7_stramazzo_against_the_declarer(
-    stramazzo_below: int, bonus: cb.Bonus | None, value: int
+    stramazzo: str, bonus: cb.Bonus | None, value: int
 ) -> None:
     """Rule 7: stramazzo x3 both ways: a solissimo lost with one trick of 2 card units pays 12 each."""
-    rules = cb.Calabresella(stramazzo_below=stramazzo_below)
+    rules = cb.Calabresella(stramazzo=cast(Any, stramazzo))
     state = apply_all(cb.deal_from(rules, [P(G0), P(G1), P(G2)], P(G_MONTE)),
                       [SOLISSIMO, PASS, *G_PLAY])
     result = finished(state)
@@ -1248,7 +1259,7 @@ def test_rule7_stramazzo_against_the_declarer(
     assert (result.declarer_points, result.adversary_points) == (0, 11)
     assert result.winner is cb.Side.ADVERSARIES
     assert result.base == 4
-    # 2 card units: fewer than 3 (stramazzo), not fewer than 1
+    # 2 card units, not the last trick: under a point (in his tricks and in all), not none
     assert result.bonus is bonus
     assert result.value == value
     assert result.payments == (value, -2 * value, value)

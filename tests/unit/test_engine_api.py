@@ -32,7 +32,7 @@ RULESETS = [
     cb.Cavendish(first_lead="after_declarer"),
     cb.Cavendish(players=4),
     cb.CALABRESELLA,
-    cb.Calabresella(auction="until_two_pass", give_back="face_down", stramazzo_below=1),
+    cb.Calabresella(auction="until_two_pass", give_back="face_down", stramazzo="no_card_points"),
     cb.Calabresella(
         callable="threes_then_twos", solo_monte_exposed=False, first_lead="eldest_except_solissimo"
     ),
@@ -503,6 +503,10 @@ def test_find_ruleset_unknown_name_raises_ruleset_error(name: object) -> None:
         ("calabresella", {"first_lead": "eldest"}),
         ("calabresella", {"stramazzo_below": 2}),
         ("calabresella", {"stramazzo_below": "3"}),
+        ("calabresella", {"stramazzo_below": 1}),  # refused: it matches no source
+        ("calabresella", {"stramazzo": 3}),
+        ("calabresella", {"stramazzo": "none"}),
+        ("calabresella", {"follow_suit": "no"}),
     ],
 )
 def test_invalid_ruleset_options_raise_ruleset_error(name: str, options: dict[str, object]) -> None:
@@ -535,7 +539,7 @@ def test_rulesets_are_frozen_values() -> None:
     """Rulesets are values: equal options compare and hash equal, and cannot be changed."""
     assert cb.Cavendish() == cb.CAVENDISH
     assert hash(cb.Cavendish()) == hash(cb.CAVENDISH)
-    assert cb.Calabresella(stramazzo_below=1) != cb.CALABRESELLA
+    assert cb.Calabresella(stramazzo="no_points") != cb.CALABRESELLA
     with pytest.raises(AttributeError):
         cb.CAVENDISH.first_lead = "after_declarer"  # type: ignore[misc]
     assert cb.CAVENDISH.first_lead == "eldest"

@@ -420,32 +420,32 @@ def test_calabresella_sides_points_always_add_to_11(
     assert sum(points) == 11
 
 
-def test_calabresella_stramazzo_below_is_3_by_default() -> None:
-    """Stramazzo's threshold is 3 units (less than a point) unless the option says 1."""
-    assert cb.CALABRESELLA.stramazzo_below == 3
+def test_calabresella_stramazzo_under_a_point_by_default() -> None:
+    """Stramazzo is read as seed 003's "under a point" in the tricks unless the option says otherwise."""
+    assert cb.CALABRESELLA.stramazzo == "under_a_point"
 
 
-STRICT_STRAMAZZO = cb.Calabresella(stramazzo_below=1)
+STRICT_STRAMAZZO = cb.Calabresella(stramazzo="no_card_points")
 
 STRAMAZZO_THRESHOLDS = [
     # not worked examples; RULES.md 7, the stramazzo option. Solo won (2); the adversaries
     # took one trick, not the last, holding the given units.
     # default, under a point (seed 003): 2 units is stramazzo, 3 units is not
     example(
-        "below-3-default-2-units-stramazzo",
+        "under-a-point-default-2-units-stramazzo",
         cb.CALABRESELLA,
         _lost_trick_tally(2),
         bonus=cb.Bonus.STRAMAZZO,
         value=6,  # solo 2 x 3
     ),
     example(
-        "below-3-default-3-units-none", cb.CALABRESELLA, _lost_trick_tally(3), bonus=None, value=2
+        "under-a-point-default-3-units-none", cb.CALABRESELLA, _lost_trick_tally(3), bonus=None, value=2
     ),
-    # option 1, no card points at all (seed 002)
-    example("below-1-2-units-none", STRICT_STRAMAZZO, _lost_trick_tally(2), bonus=None, value=2),
-    example("below-1-1-unit-none", STRICT_STRAMAZZO, _lost_trick_tally(1), bonus=None),
+    # no card points at all (seed 002): the monte went to the declarer with the last trick
+    example("no-card-points-2-units-none", STRICT_STRAMAZZO, _lost_trick_tally(2), bonus=None, value=2),
+    example("no-card-points-1-unit-none", STRICT_STRAMAZZO, _lost_trick_tally(1), bonus=None),
     example(
-        "below-1-0-units-stramazzo",
+        "no-card-points-0-units-stramazzo",
         STRICT_STRAMAZZO,
         _lost_trick_tally(0),
         bonus=cb.Bonus.STRAMAZZO,

@@ -24,7 +24,7 @@ cannot be built.
 from __future__ import annotations
 
 import abc
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import attrs
@@ -115,6 +115,7 @@ class _RulesetMeta(abc.ABCMeta):
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
         if attrs.has(cls):
+            kwargs = dict(cls._legacy_options(kwargs))  # type: ignore[attr-defined]
             fields = [f for f in attrs.fields(cls) if f.init]
             names = [f.alias for f in fields]
             listed = ", ".join(names) or "none"
@@ -180,6 +181,15 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     players: int = attrs.field(default=3, validator=_players_validator)
     packet: int = attrs.field(default=4, validator=_packet_validator)
     dealer_shares: bool = attrs.field(default=False, validator=flag)
+
+    @classmethod
+    def _legacy_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Return ``options`` with deprecated option names mapped to their new form.
+
+        Called on every construction before the options are checked; a
+        ruleset that renames an option overrides it for a release, warning.
+        """
+        return options
 
     def options(self) -> dict[str, Any]:
         """Return the options as a dict of plain values (for records and display).

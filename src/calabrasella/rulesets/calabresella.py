@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+import warnings
+from collections.abc import Mapping
+from typing import Any, ClassVar, Literal
 
 import attrs
 
@@ -38,9 +40,26 @@ _BIDS = (Contract.CHIAMO, Contract.SOLO, Contract.SOLISSIMO)
 _WIN_UNITS = 18
 
 
-def _stramazzo_validator(instance: object, attribute: object, value: object) -> None:
-    if value not in (1, 3) or type(value) is not int:
-        raise RulesetError(f"stramazzo_below={value!r}: expected 3 (less than a point) or 1 (none)")
+#: The values of the option ``stramazzo``, the default first.
+STRAMAZZO_READINGS = ("under_a_point", "no_card_points", "no_points")
+
+
+def _stramazzo_below(value: object) -> str:
+    """Map the deprecated ``stramazzo_below`` to ``stramazzo``: 3 is ``"under_a_point"``;
+    1 is refused (it was no source's reading)."""
+    if value == 3 and type(value) is int:
+        return "under_a_point"
+    if value == 1 and type(value) is int:
+        raise RulesetError(
+            "stramazzo_below=1 is gone: it counted only the card units in the losing side's "
+            "tricks, never the monte, which is no source's reading; seed 002's "
+            "stramazzo='no_card_points' also counts the monte for the winner of the last trick, "
+            "and seed 004's stramazzo='no_points' counts his whole score"
+        )
+    raise RulesetError(
+        f"stramazzo_below={value!r}: the option is now stramazzo, one of "
+        f"{', '.join(map(repr, STRAMAZZO_READINGS))}"
+    )
 
 
 @attrs.frozen(kw_only=True)
@@ -59,8 +78,16 @@ class Calabresella(Ruleset):
         solo_monte_exposed: Whether solo turns the monte face up before
             taking it (default ``True``).
         first_lead: ``"declarer"`` (default) or ``"eldest_except_solissimo"``.
-        stramazzo_below: Stramazzo when the losing side's tricks hold fewer
-            card units than this: 3 (default, less than a point) or 1 (none).
+        stramazzo: When the losing side, having won at least one trick,
+            falls to stramazzo (x3): ``"under_a_point"`` (default, seed 003):
+            its tricks hold fewer than 3 card units, the last-trick bonus
+            and the monte not counted; ``"no_card_points"`` (seed 002): it
+            captured no card unit at all, the monte counting for the winner
+            of the last trick; ``"no_points"`` (seed 004): its whole score,
+            last trick and monte included, is under one point (3 units).
+            The old keyword ``stramazzo_below`` is deprecated: ``3`` still
+            means ``"under_a_point"`` (with a ``DeprecationWarning``); ``1``
+            is refused, as it matches no source.
         players: 3, or 4 with the dealer sitting out.
         packet: Cards per packet in the deal.
         dealer_shares: With four at the table, whether the sitting-out dealer
@@ -73,8 +100,12 @@ class Calabresella(Ruleset):
     scope); read it as ``rules.callable`` or ``rules.options()["callable"]``.
 
     Example:
-        >>> Calabresella(auction="until_two_pass", stramazzo_below=1).stramazzo_below
-        1
+        >>> Calabresella(auction="until_two_pass", stramazzo="no_points").stramazzo
+        'no_points'
+        >>> Calabresella(stramazzo="none")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.RulesetError: stramazzo='none': expected one of 'under_a_point', 'no_card_points', 'no_points'
     """
 
     name: ClassVar[str] = "calabresella"
@@ -98,7 +129,34 @@ class Calabresella(Ruleset):
     first_lead: Literal["declarer", "eldest_except_solissimo"] = attrs.field(
         default="declarer", validator=choice("declarer", "eldest_except_solissimo")
     )
-    stramazzo_below: int = attrs.field(default=3, validator=_stramazzo_validator)
+    stramazzo: Literal["under_a_point", "no_card_points", "no_points"] = attrs.field(
+        default="under_a_point", validator=choice(*STRAMAZZO_READINGS)
+    )
+
+    @classmethod
+    def _legacy_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Accept ``stramazzo_below=3`` for one release, as ``stramazzo="under_a_point"``."""
+        if "stramazzo_below" not in options:
+            return options
+        new = dict(options)
+        # it wins over ``stramazzo``, which attrs.evolve passes along with the change
+        new["stramazzo"] = _stramazzo_below(new.pop("stramazzo_below"))
+        warnings.warn(
+            "Calabresella(stramazzo_below=3) is deprecated: write stramazzo='under_a_point'",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return new
+
+    @property
+    def stramazzo_below(self) -> int:
+        """Deprecated: 3 when :attr:`stramazzo` is ``"under_a_point"`` (read :attr:`stramazzo`)."""
+        warnings.warn(
+            "Calabresella.stramazzo_below is deprecated: read stramazzo", DeprecationWarning, 2
+        )
+        if self.stramazzo != "under_a_point":
+            raise AttributeError(f"stramazzo={self.stramazzo!r} has no stramazzo_below")
+        return 3
 
     def bidding_turn(
         self, order: tuple[int, ...], calls: Calls
@@ -189,6 +247,36 @@ class Calabresella(Ruleset):
         """
         return STAKES[modifier or contract]
 
+    def stramazzo_reason(self, tally: Tally) -> str | None:
+        """Say why the losing side falls to stramazzo (option ``stramazzo``), or ``None``.
+
+        Call it only when each side took a trick (otherwise it is cappotto).
+
+        Example:
+            >>> t = Tally(players=3, dealer=0, declarer=1, contract=Contract.SOLISSIMO,
+            ...           modifier=None, declarer_card_units=0, adversary_card_units=29,
+            ...           stock_units=3, declarer_last=False, declarer_tricks=2,
+            ...           adversary_tricks=10)
+            >>> CALABRESELLA.stramazzo_reason(t)
+            'only 0 card units in its tricks, under a point'
+        """
+        won = tally.declarer_units >= _WIN_UNITS
+        if won:
+            cards, total, last = tally.adversary_card_units, tally.adversary_units, not tally.declarer_last
+        else:
+            cards, total, last = tally.declarer_card_units, tally.declarer_units, tally.declarer_last
+        reading = self.stramazzo
+        if reading == "under_a_point":  # seed 003: the tricks' card units only
+            if cards < 3:
+                return f"only {plural(cards, 'card unit')} in its tricks, under a point"
+        elif reading == "no_card_points":  # seed 002: the monte is captured with the last trick
+            captured = cards + (tally.stock_units if last else 0)
+            if captured == 0:
+                return "no card units at all"
+        elif total < 3:  # seed 004: the whole score
+            return f"only {plural(total, 'unit')} in all, under a point"
+        return None
+
     def score(self, tally: Tally) -> Result:
         """The stake, x2 for cappotto, x3 for stramazzo, from or to each adversary."""
         du, au = tally.declarer_units, tally.adversary_units
@@ -204,14 +292,11 @@ class Calabresella(Ruleset):
             who = "the declarer" if tally.adversary_tricks == 0 else "the adversaries"
             notes.append(f"cappotto: {who} took every trick (x2)")
         else:
-            losers = tally.adversary_card_units if won else tally.declarer_card_units
-            if losers < self.stramazzo_below:
+            why = self.stramazzo_reason(tally)
+            if why is not None:
                 multiplier, bonus = 3, Bonus.STRAMAZZO
                 who = "the adversaries" if won else "the declarer"
-                notes.append(
-                    f"stramazzo: {who} took a trick but only {plural(losers, 'card unit')}, "
-                    f"fewer than {self.stramazzo_below} (x3)"
-                )
+                notes.append(f"stramazzo: {who} took a trick but {why} (x3)")
         return result_of(
             tally,
             declarer_won=won,
