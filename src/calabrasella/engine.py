@@ -77,7 +77,7 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
             if trick:
                 suit = trick[0] // 10
                 in_suit = hand >> (10 * suit) & 1023
-                if in_suit:
+                if in_suit and state._rules.follow_suit:  # read only when it matters
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
@@ -339,7 +339,7 @@ def _apply_playing(state: State, action: Action) -> State:
     trick = state._trick_cards
     if trick:
         suit_mask = _SUIT_MASKS[trick[0] // 10]
-        if not suit_mask >> card & 1 and hand & suit_mask:
+        if not suit_mask >> card & 1 and hand & suit_mask and state._rules.follow_suit:
             raise IllegalActionError(
                 action, f"seat {seat} must follow suit: {DECK[trick[0]].suit.name.lower()} was led"
             )

@@ -62,7 +62,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
         if trick:
             suit = trick[0] // 10
             in_suit = hand >> (10 * suit) & 1023
-            if in_suit:
+            if in_suit and state._rules.follow_suit:
                 return sp[suit][in_suit]
         return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
     if phase is _BIDDING:

@@ -37,6 +37,7 @@ def calabresella_rulesets() -> st.SearchStrategy[cb.Ruleset]:
         solo_monte_exposed=st.booleans(),
         first_lead=st.sampled_from(("declarer", "eldest_except_solissimo")),
         stramazzo=st.sampled_from(("under_a_point", "no_card_points", "no_points")),
+        follow_suit=st.booleans(),
         players=_TABLES,
         packet=_PACKETS,
         dealer_shares=st.booleans(),

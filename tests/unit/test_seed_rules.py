@@ -17,8 +17,10 @@ from typing import Any, cast
 
 import attrs
 import pytest
+from support import assert_illegal
 
 import calabrasella as cb
+from calabrasella.testing import check_ruleset
 
 READINGS = ("under_a_point", "no_card_points", "no_points")
 
@@ -185,3 +187,83 @@ def test_stramazzo_below_1_is_refused_with_the_reason() -> None:
     for value in (2, "3", 3.0, None):
         with pytest.raises(cb.RulesetError, match="stramazzo"):
             cb.Calabresella(stramazzo_below=value)  # type: ignore[call-arg]
+
+
+# --- follow_suit (RULES.md, Ruleset 2 item 9) ------------------------------------------------
+
+P = cb.CardSet.parse
+# Dealer 0 (turn order 1, 2, 0). Seat 1 bids solo, takes the monte (7c 6c 5c 4c, no units)
+# and discards it again; then he leads 3d. Seat 2 holds 2d and Ad; seat 0 holds Kd.
+H0 = "Kd 3s 2s As Ks Qs Js 7s 6s 5s 4s 3c"
+H1 = "3d Qd Jd 7d 6d 5d 4d 3h 2h Ah Kh Qh"
+H2 = "2d Ad Jh 7h 6h 5h 4h 2c Ac Kc Qc Jc"
+H_MONTE = "7c 6c 5c 4c"
+H_EXCHANGE: list[cb.Action] = [cb.Bid(cb.Contract.SOLO), cb.Pass(), cb.Pass(),
+              *(cb.Discard(c) for c in P(H_MONTE))]
+
+
+def h_after_lead(rules: cb.Ruleset) -> cb.State:
+    """Seat 1 has led 3d; seat 2, holding 2d and Ad, is to play."""
+    state = cb.deal_from(rules, [P(H0), P(H1), P(H2)], P(H_MONTE), dealer=0)
+    for action in [*H_EXCHANGE, cb.Play(cb.Card.parse("3d"))]:
+        state = cb.apply(state, action)
+    assert state.to_move == 2
+    return state
+
+
+def test_follow_suit_true_is_the_default_and_refuses_a_revoke() -> None:
+    """Rule 9, follow_suit=True (default, seeds 002, 003): holding coins, seat 2 must play one."""
+    assert cb.CALABRESELLA.follow_suit is True and cb.CAVENDISH.follow_suit is True
+    assert "follow_suit" not in cb.CAVENDISH.options()  # not a Cavendish option
+    state = h_after_lead(cb.CALABRESELLA)
+    assert cb.legal_actions(state) == (cb.Play("2d"), cb.Play("Ad"))
+    assert cb.legal.legal_actions(state) == cb.legal_actions(state)
+    assert_illegal(state, cb.Play("Jc"), "follow")
+
+
+def test_follow_suit_false_any_card_held_may_be_played() -> None:
+    """Rule 9, follow_suit=False (seed 004): seat 2 may throw Jc though he holds coins."""
+    rules = cb.Calabresella(follow_suit=False)
+    state = h_after_lead(rules)
+    everything = tuple(cb.Play(c) for c in P(H2))
+    assert cb.legal_actions(state) == everything  # every card held, in canonical order
+    assert cb.legal.legal_actions(state) == everything
+    assert state.view(2).legal_actions == everything
+    assert cb.is_legal(state, cb.Play("Jc"))
+    assert_illegal(state, cb.Play("Kd"), "does not hold")  # still only cards held
+
+
+def test_follow_suit_false_trick_still_goes_to_the_highest_card_of_the_suit_led() -> None:
+    """Rule 9: without the duty to follow, the highest coin still wins a coin-led trick.
+
+    Seat 1 leads 3d; seat 2 throws Ac, holding coins (batons were not led); seat 0
+    plays Kd. The 3d is the highest coin: seat 1 wins 1 + 3 + 1 = 5 units. Then seat 1 leads
+    Qd; seat 2 plays 2d (the highest coin), seat 0 throws 3s: seat 2 wins 1 + 1 + 1 = 3.
+    """
+    rules = cb.Calabresella(follow_suit=False)
+    state = h_after_lead(rules)
+    for code in ("Ac", "Kd"):
+        state = cb.apply(state, cb.Play(code))
+    assert state.tricks_won == (0, 1, 0)
+    assert state.card_units_won == (0, 5, 0)
+    assert state.to_move == 1
+    for code in ("Qd", "2d", "3s"):
+        state = cb.apply(state, cb.Play(code))
+    assert state.tricks_won == (0, 1, 1)
+    assert state.card_units_won == (0, 5, 3)
+    assert state.to_move == 2
+
+
+def test_follow_suit_false_passes_check_ruleset() -> None:
+    """The testing kit's invariants hold with follow_suit=False (revokes are listed, so not
+    probed as illegal)."""
+    report = check_ruleset(cb.Calabresella(follow_suit=False), deals=30, seed=8)
+    assert report.deals == 30 and report.illegal_probes > 0
+
+
+def test_follow_suit_must_be_a_bool() -> None:
+    """A bad follow_suit is a RulesetError; Cavendish has no such option."""
+    with pytest.raises(cb.RulesetError, match="follow_suit"):
+        cb.Calabresella(follow_suit=cast(Any, "no"))
+    with pytest.raises(cb.RulesetOptionError):
+        cb.Cavendish(follow_suit=False)  # type: ignore[call-arg]

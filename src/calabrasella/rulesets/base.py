@@ -178,6 +178,12 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     #: The words the sources use (see :class:`Terms`).
     terms: ClassVar[Terms] = Terms()
 
+    #: Whether a seat holding the suit led must play it (the common rule of the play).
+    #: Not an option here: a ruleset that lets players revoke (Calabresella, seed 004)
+    #: declares ``follow_suit`` as one of its fields. The engine reads it only when
+    #: a seat to play holds the suit led, so the default costs the play nothing.
+    follow_suit = True
+
     players: int = attrs.field(default=3, validator=_players_validator)
     packet: int = attrs.field(default=4, validator=_packet_validator)
     dealer_shares: bool = attrs.field(default=False, validator=flag)

@@ -67,17 +67,22 @@ class Calabresella(Ruleset):
     """Calabresella (Terziglio): chiamo, solo, solissimo; preset :data:`CALABRESELLA`.
 
     Attributes:
-        auction: ``"single_round"`` (default): each seat speaks once, each
-            bid higher than the last; ``"until_two_pass"``: bidding goes
-            round, a passed seat is out, it ends when two have passed.
-            Either way a solissimo ends it at once.
-        callable: ``"any_unheld"`` (default): chiamo calls any card not
-            held; ``"threes_then_twos"``: a 3, or a 2 holding all 3s.
-        give_back: ``"face_up"`` (default) or ``"face_down"``: how the card
-            returned to the seat that gave the called card travels.
+        auction: ``"single_round"`` (default, seeds 002 and 003): each seat
+            speaks once, each bid higher than the last; ``"until_two_pass"``
+            (seed 004): bidding goes round, a passed seat is out, it ends
+            when two have passed. Either way a solissimo ends it at once.
+        callable: ``"any_unheld"`` (default, seeds 003 and 004): chiamo
+            calls any card not held; ``"threes_then_twos"`` (seed 002, as
+            in Cavendish): a 3, or a 2 holding all 3s.
+        give_back: ``"face_up"`` (default, seed 003) or ``"face_down"``
+            (seed 002): how the card returned to the seat that gave the
+            called card travels.
         solo_monte_exposed: Whether solo turns the monte face up before
-            taking it (default ``True``).
-        first_lead: ``"declarer"`` (default) or ``"eldest_except_solissimo"``.
+            taking it (default ``True``, seeds 002, 003 and 004; ``False``
+            is the specification's option, no seed's).
+        first_lead: ``"declarer"`` (default, seed 003) or
+            ``"eldest_except_solissimo"`` (seeds 002 and 004, and seed
+            003's variation).
         stramazzo: When the losing side, having won at least one trick,
             falls to stramazzo (x3): ``"under_a_point"`` (default, seed 003):
             its tricks hold fewer than 3 card units, the last-trick bonus
@@ -88,10 +93,15 @@ class Calabresella(Ruleset):
             The old keyword ``stramazzo_below`` is deprecated: ``3`` still
             means ``"under_a_point"`` (with a ``DeprecationWarning``); ``1``
             is refused, as it matches no source.
-        players: 3, or 4 with the dealer sitting out.
-        packet: Cards per packet in the deal.
+        follow_suit: Whether a seat must follow suit when it can (default
+            ``True``, seeds 002 and 003); ``False`` is seed 004's "players
+            are not required to follow suit": any card held may be played,
+            and the trick still goes to the highest card of the suit led.
+        players: 3, or 4 with the dealer sitting out (seed 002's rotation).
+        packet: Cards per packet in the deal (4: seeds 003 and 004; 2: seed 002).
         dealer_shares: With four at the table, whether the sitting-out dealer
-            shares the adversaries' fortunes (default ``False``).
+            shares the adversaries' fortunes (default ``False``: seed 002's
+            dealer "takes no other active part").
 
     The option ``callable`` keeps its name although it is also a builtin's:
     option names are written in game records and in the test vectors
@@ -132,6 +142,8 @@ class Calabresella(Ruleset):
     stramazzo: Literal["under_a_point", "no_card_points", "no_points"] = attrs.field(
         default="under_a_point", validator=choice(*STRAMAZZO_READINGS)
     )
+
+    follow_suit: bool = attrs.field(default=True, validator=flag)
 
     @classmethod
     def _legacy_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -48,12 +48,13 @@ class Cavendish(Ruleset):
     sides' units, 70 when one side has all 35, from or to each adversary.
 
     Attributes:
-        first_lead: ``"eldest"`` (Foster, default): the eldest hand leads to
-            the first trick; ``"after_declarer"``: the seat after the single player.
-        players: 3, or 4 with the dealer sitting out.
-        packet: Cards per packet in the deal (4; 2 in some sources).
+        first_lead: ``"eldest"`` (default, seed 000, Foster): the eldest
+            hand leads to the first trick; ``"after_declarer"`` (seeds 001
+            and 002): the seat after the single player.
+        players: 3, or 4 with the dealer sitting out (seeds 000 and 002).
+        packet: Cards per packet in the deal (4: seed 000; 2: seed 002).
         dealer_shares: With four at the table, the sitting-out dealer shares
-            the adversaries' fortunes (default ``True``).
+            the adversaries' fortunes (default ``True``, seed 000).
 
     Example:
         >>> Cavendish(first_lead="after_declarer").first_lead
