@@ -8,9 +8,10 @@ each deal is turned into this engine's one-card-at-a-time actions.
 itself; when the shared folder is beside the repository, a test checks that
 the two copies are still the same.
 
-``calabresella-readings.json`` is kept in the copy but not replayed yet: its
-deals use the options ``stramazzo`` and ``follow_suit``, which the engine does
-not have yet (see the issue that adds them); only its size is checked here.
+``calabresella-readings.json`` holds deals where the options ``stramazzo``
+and ``follow_suit`` change the result. In every file a scegliete's second
+adversary is given the rest of the monte by the engine: his take is not
+applied but checked against the engine's forced moves.
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ def _params(name: str) -> list[Any]:
 
 CAVENDISH_VECTORS = _params("cavendish.json")
 CALABRESELLA_VECTORS = _params("calabresella.json")
+READINGS_VECTORS = _params("calabresella-readings.json")
 
 
 @pytest.mark.parametrize("vector", CAVENDISH_VECTORS)
@@ -158,12 +160,17 @@ def test_calabresella_vector_replays_to_expected_result(vector: dict[str, Any]) 
     _check(vector)
 
 
+@pytest.mark.parametrize("vector", READINGS_VECTORS)
+def test_calabresella_readings_vector_replays_to_expected_result(vector: dict[str, Any]) -> None:
+    """Each readings deal (options ``stramazzo``, ``follow_suit``) gives the expected result."""
+    _check(vector)
+
+
 def test_vectors_cover_what_they_claim() -> None:
     """The files hold 24 Cavendish, 40 Calabresella and 37 readings deals, as their README says."""
     assert len(CAVENDISH_VECTORS) == 24
     assert len(CALABRESELLA_VECTORS) == 40
-    # not replayed yet: it needs the ``stramazzo`` and ``follow_suit`` options
-    assert len(_load("calabresella-readings.json")) == 37
+    assert len(READINGS_VECTORS) == 37
 
 
 def test_vectors_copy_holds_every_file() -> None:
