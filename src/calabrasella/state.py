@@ -249,7 +249,9 @@ class State:
         When a rule leaves no choice, the engine moves the cards itself and
         the history records no decision: the rest of a Cavendish take once
         only that many stock cards are left, a Calabresella take of the whole
-        monte, and the second adversary's two cards after a dividete draw.
+        monte, the second adversary's two cards after a dividete draw, and
+        the rest of the monte that the second adversary is given after a
+        scegliete.
         ``at`` is the number of history entries before the move. A player's
         view shows the ones it may see (:attr:`calabrasella.View.forced_moves`).
 
