@@ -36,25 +36,32 @@ def assert_illegal(state: cb.State, action: object, *words: str) -> cb.IllegalAc
     return error
 
 
-def cavendish_tally(
+def make_tally(
     *,
     declarer_cards: int,
-    adversary_cards: int,
+    adversary_cards: int | None = None,
     stock: int,
     declarer_last: bool,
+    contract: cb.Contract = cb.Contract.STAND,
+    modifier: cb.Modifier | None = None,
     players: int = 3,
     dealer: int = 0,
     declarer: int = 1,
     declarer_tricks: int = 6,
 ) -> cb.Tally:
-    """A Cavendish tally; the cards in tricks and the stock add to 32 units."""
+    """A tally built by hand; the cards in tricks and the stock add to 32 units.
+
+    ``adversary_cards`` defaults to the rest of the 32 card units.
+    """
+    if adversary_cards is None:
+        adversary_cards = 32 - declarer_cards - stock
     assert declarer_cards + adversary_cards + stock == 32
     return cb.Tally(
         players=players,
         dealer=dealer,
         declarer=declarer,
-        contract=cb.Contract.STAND,
-        modifier=None,
+        contract=contract,
+        modifier=modifier,
         declarer_card_units=declarer_cards,
         adversary_card_units=adversary_cards,
         stock_units=stock,
@@ -62,6 +69,9 @@ def cavendish_tally(
         declarer_tricks=declarer_tricks,
         adversary_tricks=12 - declarer_tricks,
     )
+
+
+cavendish_tally = make_tally
 
 
 def load_example(name: str) -> ModuleType:

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import attrs
 import pytest
-from support import assert_illegal
+from support import assert_illegal, make_tally
 
 import calabrasella as cb
 from calabrasella.testing import check_ruleset
@@ -25,28 +25,9 @@ from calabrasella.testing import check_ruleset
 READINGS = ("under_a_point", "no_card_points", "no_points")
 
 
-def tally(
-    contract: cb.Contract,
-    *,
-    declarer_cards: int,
-    stock: int,
-    declarer_last: bool,
-    declarer_tricks: int,
-) -> cb.Tally:
+def tally(contract: cb.Contract, **counts: Any) -> cb.Tally:
     """Dealer 0, declarer seat 1, three at the table; the adversaries have the other card units."""
-    return cb.Tally(
-        players=3,
-        dealer=0,
-        declarer=1,
-        contract=contract,
-        modifier=None,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=32 - declarer_cards - stock,
-        stock_units=stock,
-        declarer_last=declarer_last,
-        declarer_tricks=declarer_tricks,
-        adversary_tricks=12 - declarer_tricks,
-    )
+    return make_tally(contract=contract, **counts)
 
 
 SOLISSIMO, SOLO = cb.Contract.SOLISSIMO, cb.Contract.SOLO

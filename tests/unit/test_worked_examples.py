@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
-from support import cavendish_tally
+from support import cavendish_tally, make_tally
 
 import calabrasella as cb
 
@@ -49,36 +49,9 @@ def take_all(state: cb.State, codes: str) -> cb.State:
     return state
 
 
-def calabresella_tally(
-    *,
-    contract: cb.Contract,
-    declarer_cards: int,
-    adversary_cards: int,
-    stock: int,
-    declarer_last: bool,
-    declarer_tricks: int,
-    modifier: cb.Modifier | None = None,
-) -> cb.Tally:
-    """A three-handed Calabresella tally (dealer 0, declarer seat 1)."""
-    assert declarer_cards + adversary_cards + stock == 32
-    return cb.Tally(
-        players=3,
-        dealer=0,
-        declarer=1,
-        contract=contract,
-        modifier=modifier,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=adversary_cards,
-        stock_units=stock,
-        declarer_last=declarer_last,
-        declarer_tricks=declarer_tricks,
-        adversary_tricks=12 - declarer_tricks,
-    )
-
-
 def _lost_trick_tally(adversary_cards: int) -> cb.Tally:
     """Solo won; the adversaries took one trick (not the last) holding ``adversary_cards``."""
-    return calabresella_tally(
+    return make_tally(
         contract=cb.Contract.SOLO,
         declarer_cards=32 - 4 - adversary_cards,
         adversary_cards=adversary_cards,
@@ -244,7 +217,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "chiamo-won-plus-1-from-each",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.CHIAMO,
             declarer_cards=17,
             adversary_cards=15,
@@ -264,7 +237,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "solissimo-scegliete-lost-pays-16-to-each",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.SOLISSIMO,
             modifier=cb.Modifier.SCEGLIETE,
             declarer_cards=10,
@@ -283,7 +256,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "solo-won-every-trick-cappotto-plus-4-from-each",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.SOLO,
             declarer_cards=28,
             adversary_cards=0,
@@ -302,7 +275,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "solissimo-lost-two-empty-tricks-stramazzo-pays-12-to-each",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.SOLISSIMO,
             declarer_cards=0,
             adversary_cards=28,
@@ -321,7 +294,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "18-vs-17-units-is-6-points-to-5",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.CHIAMO,
             declarer_cards=15,
             adversary_cards=17,
@@ -342,7 +315,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "stramazzo-ignores-last-trick-and-monte",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.CHIAMO,
             declarer_cards=29,
             adversary_cards=2,
@@ -361,7 +334,7 @@ CALABRESELLA_EXAMPLES = [
     example(
         "cappotto-against-the-declarer-dividete-16-to-each",
         cb.CALABRESELLA,
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.SOLISSIMO,
             modifier=cb.Modifier.DIVIDETE,
             declarer_cards=0,
@@ -406,7 +379,7 @@ def test_calabresella_sides_points_always_add_to_11(
 ) -> None:
     """RULES.md, common: a side's points are units // 3 and the two sides' points add to 11."""
     result = cb.CALABRESELLA.score(
-        calabresella_tally(
+        make_tally(
             contract=cb.Contract.SOLO,
             declarer_cards=declarer_cards,
             adversary_cards=32 - declarer_cards - stock,
