@@ -109,8 +109,8 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
     """Return the cards ``seat`` may know in ``state``, worked out without the views.
 
     Its hand as dealt and as now; the stock cards turned face up; the cards
-    of every action and forced move of the deal, except those the exchange
-    step that made them hides from this seat
+    of every action and forced move of the deal (its own always), except
+    those the exchange step that made them hides from this seat
     (:meth:`calabrasella.rulesets.Step.hidden_from`); and, once the deal is
     over, the final stock. A view may show this seat these cards and no
     others.
@@ -128,10 +128,10 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
         known |= ex.exposed & deal.stock.mask
         plan = ex.plan
         for _at, k, who, action in ex.forced:
-            if plan[k].hidden_from(who, seat, action, ex) is None:
+            if who == seat or plan[k].hidden_from(who, seat, action, ex) is None:
                 known |= action_cards(action)
     for i, (who, action) in enumerate(state.history):
-        if ex is not None and type(action) is not Play:
+        if ex is not None and who != seat and type(action) is not Play:
             k = ex.step_of(i)
             if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
                 continue

@@ -286,6 +286,9 @@ def redacted_history(
             k += 1
         entry = entries[i]
         who, action = entry
+        if who == seat:  # a seat always sees its own actions
+            out.append(entry)
+            continue
         kind = plan[k].hidden_from(who, seat, action, ex)
         out.append(entry if kind is None else (who, _hidden(kind)))
     return tuple(out)
@@ -296,6 +299,6 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
     plan = ex.plan
     out: list[tuple[int, int, Union[Action, Hidden]]] = []
     for at, k, who, action in ex.forced:
-        kind = plan[k].hidden_from(who, seat, action, ex)
+        kind = None if who == seat else plan[k].hidden_from(who, seat, action, ex)
         out.append((at, who, action if kind is None else _hidden(kind)))
     return tuple(out)

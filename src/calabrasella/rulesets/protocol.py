@@ -400,6 +400,7 @@ class Step(abc.ABC):
         Return ``None`` when it may see it, or the kind of face-down move it
         sees instead (``"discard"``, ``"give_back"``, ``"draw"``, ``"take"``):
         its view shows a :class:`~calabrasella.Hidden` of that kind. Forced
-        moves (:meth:`Work.force`) are asked too.
+        moves (:meth:`Work.force`) are asked too. A seat always sees its own
+        moves: the views do not ask when ``viewer == seat``.
         """
         return None
