@@ -17,6 +17,7 @@ Example:
 """
 
 from .actions import (
+    Abandon,
     Action,
     Bid,
     Call,
@@ -26,9 +27,11 @@ from .actions import (
     Draw,
     GiveBack,
     Modifier,
+    OutOfTurn,
     Pass,
     Play,
     Raise,
+    Revoke,
     Take,
 )
 from .cards import DECK, Card, CardSet, Rank, Suit
@@ -77,6 +80,7 @@ __all__ = [
     "CALABRESELLA",
     "CAVENDISH",
     "DECK",
+    "Abandon",
     "Action",
     "Bid",
     "Bonus",
@@ -99,6 +103,7 @@ __all__ = [
     "MatchError",
     "Modifier",
     "NotationError",
+    "OutOfTurn",
     "Pass",
     "Phase",
     "Play",
@@ -106,6 +111,7 @@ __all__ = [
     "Rank",
     "RecordError",
     "Result",
+    "Revoke",
     "Ruleset",
     "RulesetError",
     "RulesetOptionError",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .actions import Action, Call, Discard, Draw, GiveBack, Play, Take
+from .actions import Abandon, Action, Call, Discard, Draw, GiveBack, OutOfTurn, Play, Revoke, Take
 from .cards import DECK, Card, CardSet
 from .state import State
 
@@ -20,12 +20,15 @@ __all__ = [
     "recount_tricks",
     "relabel_action",
     "relabel_cards",
+    "revoke_penalty",
     "same_contents",
     "state_contents",
     "world_permutation",
 ]
 
 _FULL = (1 << 40) - 1
+# The actions of the play (a revoke and a card out of turn are shown to all).
+_PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
 
 
 def state_contents(state: State) -> tuple[object, ...]:
@@ -65,7 +68,9 @@ def same_contents(before: tuple[object, ...], after: tuple[object, ...]) -> bool
 
 def played_cards(state: State) -> list[tuple[int, Card]]:
     """Return the cards played so far as ``(seat, card)``, in order, read from the history."""
-    return [(who, action.card) for who, action in state.history if isinstance(action, Play)]
+    return [
+        (who, action.card) for who, action in state.history if isinstance(action, (Play, Revoke))
+    ]
 
 
 def recount_tricks(state: State) -> tuple[int, int, int, int]:
@@ -131,7 +136,7 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
             if plan[k].hidden_from(who, seat, action, ex) is None:
                 known |= action_cards(action)
     for i, (who, action) in enumerate(state.history):
-        if ex is not None and type(action) is not Play:
+        if ex is not None and type(action) not in _PLAY_KINDS:
             k = ex.step_of(i)
             if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
                 continue
@@ -192,6 +197,22 @@ def relabel_action(action: Action, perm: Sequence[int]) -> Action:
     """
     if isinstance(action, Draw):
         return Draw(relabel_cards(action.cards, perm))
-    if isinstance(action, (Play, Discard, Take, Call, GiveBack)):
+    if isinstance(action, (Play, Revoke, Discard, Take, Call, GiveBack)):
         return type(action)(DECK[perm[action.card.index]])
+    if isinstance(action, OutOfTurn):
+        return OutOfTurn(action.seat, DECK[perm[action.card.index]])
     return action
+
+
+def revoke_penalty(state: State, du: int, au: int) -> int:
+    """Return the units table mode's revokes move to the declarer (negative: away).
+
+    Recounted from the history: 9 units per revoke from the offending side,
+    the sides' revokes set against each other, neither side below 0 given
+    the sides' units ``du`` and ``au`` before the penalty.
+    """
+    net = 0
+    for who, action in state.history:
+        if isinstance(action, Revoke):
+            net += -9 if who == state.declarer else 9
+    return min(net, au) if net > 0 else -min(-net, du)
