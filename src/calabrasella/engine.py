@@ -75,14 +75,15 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
     """
     if state.__class__ is State:
         if state._phase is _PLAYING:  # the hot path, inline
-            if state._rules.irregularities is not _FORBID:  # table mode: irregular actions too
+            rules = state._rules
+            if rules.irregularities is not _FORBID:  # table mode: irregular actions too
                 return legal.legal_actions(state)
             hand = state._hand_masks[state._to_move]  # type: ignore[index]
             trick = state._trick_cards
             if trick:
                 suit = trick[0] // 10
                 in_suit = hand >> (10 * suit) & 1023
-                if in_suit and state._rules.follow_suit:  # read only when it matters
+                if in_suit and rules.follow_suit:  # read only when it matters
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
