@@ -33,6 +33,7 @@ from .actions import (
     Raise,
     Revoke,
     Take,
+    TurnStock,
 )
 from .cards import DECK, Card, CardSet, Rank, Suit
 from .deal import Deal, deal_from, new_deal, shuffled_deal, start
@@ -124,6 +125,7 @@ __all__ = [
     "Take",
     "Tally",
     "Transfer",
+    "TurnStock",
     "View",
     "apply",
     "chance_outcomes",

@@ -9,7 +9,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .actions import Abandon, Action, Call, Discard, Draw, GiveBack, OutOfTurn, Play, Revoke, Take
+from .actions import (
+    Abandon,
+    Action,
+    Call,
+    Discard,
+    Draw,
+    GiveBack,
+    OutOfTurn,
+    Play,
+    Revoke,
+    Take,
+    TurnStock,
+)
 from .cards import DECK, Card, CardSet
 from .state import State
 
@@ -23,6 +35,7 @@ __all__ = [
     "revoke_penalty",
     "same_contents",
     "state_contents",
+    "table_mode_problem",
     "world_permutation",
 ]
 
@@ -216,3 +229,30 @@ def revoke_penalty(state: State, du: int, au: int) -> int:
         if isinstance(action, Revoke):
             net += -9 if who == state.declarer else 9
     return min(net, au) if net > 0 else -min(-net, du)
+
+
+def table_mode_problem(state: State) -> str | None:
+    """Check the end of a deal that an irregularity ended (table mode); ``None``: all well.
+
+    After an :class:`Abandon`: 35 units, the adversaries' card units of the
+    tricks completed before the error, the rest to the single player (revokes
+    settled). After a :class:`TurnStock` by the single player: void, he pays
+    35 to each adversary.
+    """
+    result, declarer = state.result, state.declarer
+    if result is None or declarer is None:
+        return "the deal is over but has no result or no single player"
+    if sum(result.payments) != 0:
+        return f"the payments {result.payments} do not add up to 0"
+    who, action = state.history[-1]
+    if isinstance(action, TurnStock):
+        others = [p for seat, p in enumerate(result.payments) if seat != declarer]
+        if not result.void or who != declarer or any(p not in (0, 35) for p in others):
+            return "a stock turned early by the single player must void the deal, 35 to each"
+        return None
+    got = (result.declarer_units, result.adversary_units)
+    au = sum(u for seat, u in enumerate(state.card_units_won) if seat != declarer)
+    penalty = revoke_penalty(state, 35 - au, au)
+    if got != (35 - au + penalty, au - penalty):
+        return f"the sides' units are {got} after an abandon"
+    return None

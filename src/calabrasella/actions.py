@@ -29,6 +29,7 @@ Table mode only (a ruleset set to record irregularities, see the rules page):
 | Action | Meaning |
 | --- | --- |
 | `Revoke(card)` | play a card off the suit led while holding that suit |
+| `TurnStock(seat)` | ``seat`` turns the stock face up before the single player's discard |
 | `OutOfTurn(seat, card)` | an adversary not to move plays ``card`` out of turn |
 | `Abandon()` | the single player abandons the hand after an out-of-turn card |
 """
@@ -71,6 +72,7 @@ __all__ = [
     "Raise",
     "Revoke",
     "Take",
+    "TurnStock",
 ]
 
 
@@ -287,6 +289,25 @@ class Revoke:
 
 
 @attrs.frozen
+class TurnStock:
+    """Table mode: ``seat`` turns the stock face up before the single player has discarded.
+
+    By the single player, he loses 35 to each adversary and the deal is
+    void; by an adversary, no penalty: the stock is face up for everyone and
+    the exchange goes on.
+
+    Example:
+        >>> str(TurnStock(2))
+        'seat 2 turns the stock'
+    """
+
+    seat: int = attrs.field(converter=_to_seat)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} turns the stock"
+
+
+@attrs.frozen
 class OutOfTurn:
     """Table mode: adversary ``seat``, not to move, leads or plays ``card`` out of turn.
 
@@ -320,7 +341,7 @@ class Abandon:
 
 Action = Union[
     Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw,
-    Revoke, OutOfTurn, Abandon,
+    Revoke, OutOfTurn, Abandon, TurnStock,
 ]  # fmt: skip
 """Any action."""
 

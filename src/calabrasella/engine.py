@@ -13,14 +13,14 @@ import random
 from typing import Union
 
 from . import _bits, legal
-from .actions import Abandon, Action, Bid, Draw, OutOfTurn, Pass, Play, Revoke
+from .actions import Abandon, Action, Bid, Draw, OutOfTurn, Pass, Play, Revoke, TurnStock
 from .cards import DECK
 from .deal import as_random
 from .errors import IllegalActionError, RulesetError, StateError
 from .legal import work_of
 from .phases import Phase
 from .rulesets.steps import Exchange, Work, describe
-from .scoring import Tally
+from .scoring import Result, Tally, settle
 from .state import State, make_state
 from .views import View
 
@@ -42,7 +42,7 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
-_IRREGULAR = (Revoke, OutOfTurn, Abandon)
+_IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
 _RECORD = "record"
 _FORBID = "forbid"  # the default, an interned literal: the play path tests it by identity
 
@@ -90,7 +90,9 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
         if state._phase is _BIDDING:
             return legal.legal_actions(state)
         ex = state._exchange
-        return () if ex is None or state._phase is _OVER else ex.legal
+        if ex is None or state._phase is _OVER:
+            return ()
+        return ex.legal if state._rules.irregularities is _FORBID else legal.legal_actions(state)
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
@@ -434,6 +436,10 @@ def _apply_irregular(state: State, action: Action) -> State:
         raise IllegalActionError(
             action, "irregularities are not recorded under these rules (irregularities='forbid')"
         )
+    if action.__class__ is TurnStock:
+        if action not in legal.stock_turns(state):
+            raise IllegalActionError(action, _why_not(state, action))
+        return _turn_stock(state, action.seat, action)
     if state._phase is not _PLAYING:
         where = "the deal is over" if state._phase is _OVER else "the play has not begun"
         raise IllegalActionError(action, f"{describe(action)} belongs to the play: {where}")
@@ -465,10 +471,49 @@ def _why_not(state: State, action: Action) -> str:
         return f"seat {seat} does not hold {action.card} or does not hold the suit led"  # type: ignore[union-attr]
     if cls is Abandon:
         return "the single player may abandon only right after an adversary's card out of turn"
+    if cls is TurnStock:
+        return (
+            "the stock may be turned early only by a seat at the table, while it is face "
+            "down and before the single player's first discard"
+        )
     return (
         f"only an adversary who is not to move may play out of turn, a card he holds "
         f"(seat {seat} is to move)"
     )
+
+
+def _turn_stock(state: State, seat: int, action: Action) -> State:
+    """The stock turned early: by the single player the deal is void and he pays 35 to
+    each adversary; by an adversary, no penalty, the stock is face up for all."""
+    s = state
+    ex = s._exchange
+    assert ex is not None
+    history = (*s._history, (seat, action))
+    if seat != ex.declarer:
+        work = work_of(state)
+        work.exposed |= work.stock
+        return _close(state, work, history)
+    tally = Tally(
+        players=s.players, dealer=s._deal.dealer, declarer=seat, contract=ex.contract,
+        modifier=ex.modifier, declarer_card_units=0, adversary_card_units=0, stock_units=0,
+        declarer_last=False, declarer_tricks=0, adversary_tricks=0,
+    )  # fmt: skip
+    dealer_shares: bool = s._rules.dealer_shares
+    result = Result(
+        void=True,
+        declarer=seat,
+        contract=ex.contract,
+        modifier=ex.modifier,
+        payments=settle(tally, declarer_won=False, value=35, dealer_shares=dealer_shares),
+        notes=(
+            "the single player turned the stock before he had discarded: "
+            "the deal is void and he loses 35 to each adversary",
+        ),
+    )
+    return make_state(
+        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, ex, (),
+        s._leader, s._card_units_won, s._tricks_won, history, result,
+    )  # fmt: skip
 
 
 def _place(state: State, seat: int, card: int, action: Action) -> State:

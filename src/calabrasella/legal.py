@@ -20,6 +20,7 @@ from .actions import (
     Contract,
     OutOfTurn,
     Play,
+    TurnStock,
 )
 from .phases import Phase
 from .rulesets.base import Calls
@@ -65,18 +66,18 @@ def work_of(state: State) -> Work:
 
 _ABANDON = Abandon()
 #: The irregular actions of table mode (``irregularities="record"``).
-IRREGULAR = (Abandon, OutOfTurn)
+IRREGULAR = (Abandon, OutOfTurn, TurnStock)
 
 
 def actor(state: State, action: Action) -> int | None:
     """Return the seat that takes ``action`` in ``state``.
 
     The seat to move, except for table mode's irregular actions: the
-    offender of :class:`OutOfTurn`, the declarer for
+    offender of :class:`OutOfTurn` and :class:`TurnStock`, the declarer for
     :class:`Abandon`.
     """
     cls = action.__class__
-    if cls is OutOfTurn:
+    if cls is OutOfTurn or cls is TurnStock:
         return action.seat  # type: ignore[union-attr]
     if cls is Abandon:
         ex = state._exchange
@@ -110,6 +111,22 @@ def irregular_actions(state: State) -> tuple[Action, ...]:
             held = state._hand_masks[other]
             out.extend(OutOfTurn(other, PLAYS[c].card) for c in range(40) if held >> c & 1)
     return tuple(out)
+
+
+#: The exchange phases in which the stock may be turned early (table mode).
+_EARLY = (Phase.CALLING, Phase.GIVING_BACK, Phase.DISCARDING)
+
+
+def stock_turns(state: State) -> tuple[Action, ...]:
+    """Return table mode's :class:`TurnStock` actions, every active seat's by seat.
+
+    Legal while the stock is still face down and the single player has not
+    discarded a card: asking, giving back, and discarding until his first.
+    """
+    ex = state._exchange
+    if ex is None or state._phase not in _EARLY or ex.exposed or ex.discards[ex.declarer]:
+        return ()
+    return tuple(TurnStock(seat) for seat in sorted(state._deal.order))
 
 
 def legal_actions(state: State) -> tuple[Action, ...]:
@@ -152,4 +169,6 @@ def _not_playing(state: State) -> tuple[Action, ...]:
     ex = state._exchange
     if ex is None or phase is Phase.OVER:
         return ()
+    if state._rules.irregularities == "record":
+        return ex.legal + stock_turns(state)
     return ex.legal  # listed by the running step when the state was built

@@ -39,7 +39,8 @@ listed in :data:`INVARIANTS`):
 The helpers the checks use are public, so that a property test checks the
 same thing in the same way: :func:`state_contents` and :func:`same_contents`,
 :func:`played_cards`, :func:`recount_tricks`, :func:`cards_seat_may_know`,
-:func:`relabel_cards`, :func:`relabel_action` and :func:`revoke_penalty`.
+:func:`relabel_cards`, :func:`relabel_action`, and for table mode
+:func:`revoke_penalty` and :func:`table_mode_problem`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from ._invariants import (
     revoke_penalty,
     same_contents,
     state_contents,
+    table_mode_problem,
     world_permutation,
 )
 from .actions import (
@@ -77,6 +79,7 @@ from .actions import (
     Raise,
     Revoke,
     Take,
+    TurnStock,
 )
 from .cards import DECK, CardSet
 from .deal import deal_from, new_deal, shuffled_deal
@@ -102,6 +105,7 @@ __all__ = [
     "revoke_penalty",
     "same_contents",
     "state_contents",
+    "table_mode_problem",
 ]
 
 #: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
@@ -532,6 +536,9 @@ class _DealCheck:
         if len(result.payments) != players or sum(result.payments) != 0:
             self.fail("conservation", f"the payments {result.payments} do not add up to 0")
         plays = played_cards(state)
+        if state.history and type(state.history[-1][1]) in (Abandon, TurnStock):  # table mode
+            problem = table_mode_problem(state)
+            return None if problem is None else self.fail("conservation", problem)
         if result.void:
             if plays or any(result.payments) or state.exchange is not None:
                 self.fail("conservation", "a void deal was played or paid")
@@ -539,8 +546,6 @@ class _DealCheck:
         declarer = state.declarer
         if declarer is None or result.declarer != declarer or result.contract != state.contract:
             self.fail("conservation", "the result names another declarer or contract")
-        if isinstance(state.history[-1][1], Abandon):
-            return self.check_abandoned(state, (result.declarer_units, result.adversary_units))
         if len(plays) != 36 or any(state.hands):
             self.fail("conservation", f"the deal ended after {len(plays)} cards played, not 36")
         try:
@@ -573,12 +578,6 @@ class _DealCheck:
                     f"seat {seat} pays {-result.payments[seat]}, not the value {result.value} "
                     f"the {result.winner.value} won",
                 )
-
-    def check_abandoned(self, state: State, got: tuple[int, int]) -> None:  # table mode
-        au = sum(u for seat, u in enumerate(state.card_units_won) if seat != state.declarer)
-        penalty = revoke_penalty(state, _TOTAL_UNITS - au, au)
-        if got != (_TOTAL_UNITS - au + penalty, au - penalty):
-            self.fail("conservation", f"the sides' units are {got} after an abandon")
 
     # --- (f) views -------------------------------------------------------------
 

@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import legal
-from .actions import Abandon, Action, Contract, GiveBack, Modifier, OutOfTurn, Play, Revoke
+from .actions import (
+    Abandon,
+    Action,
+    Contract,
+    GiveBack,
+    Modifier,
+    OutOfTurn,
+    Play,
+    Revoke,
+    TurnStock,
+)
 from .cards import DECK, Card, CardSet, _cardset
 from .phases import Phase
 from .rulesets.base import Ruleset
@@ -165,7 +175,7 @@ def build_view(state: State, seat: int) -> View:
         "result": state._result,
     }
     record = state._rules.irregularities is not _FORBID and state._rules.irregularities == "record"
-    if record and phase is Phase.PLAYING:  # table mode: each seat's own irregular actions too
+    if record and ex is not None and not over:  # table mode: each seat's irregular actions too
         d["legal_actions"] = _legal_for(state, seat)
     if trick:
         nxt = state._deal.next_seat
@@ -301,7 +311,7 @@ def redacted_history(
             k += 1
         entry = entries[i]
         who, action = entry
-        kind = plan[k].hidden_from(who, seat, action, ex)
+        kind = None if type(action) is TurnStock else plan[k].hidden_from(who, seat, action, ex)
         out.append(entry if kind is None else (who, _hidden(kind)))
     return tuple(out)
 

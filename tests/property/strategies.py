@@ -73,6 +73,7 @@ def actions() -> st.SearchStrategy[cb.Action]:
         st.builds(cb.GiveBack, cards()),
         st.builds(cb.OutOfTurn, st.integers(min_value=0, max_value=3), cards()),
         st.just(cb.Abandon()),
+        st.builds(cb.TurnStock, st.integers(min_value=0, max_value=3)),
         st.builds(cb.Draw, st.lists(cards(), max_size=4).map(cb.CardSet.of)),
     )
 

@@ -603,6 +603,7 @@ EXPECTED_ALL = [
     "Take",
     "Tally",
     "Transfer",
+    "TurnStock",
     "View",
     "apply",
     "chance_outcomes",

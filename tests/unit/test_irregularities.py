@@ -155,3 +155,58 @@ def test_option_is_validated_and_notation() -> None:
 def test_check_ruleset_in_record_mode() -> None:
     assert check_ruleset(RECORD, deals=300).deals == 300
     assert check_ruleset(cb.Cavendish(irregularities="record", players=4), deals=30).deals == 30
+
+
+def to_the_discard(rules: cb.Ruleset, seed: int) -> cb.State:
+    """The first state where the single player is to discard."""
+    state = cb.new_deal(rules, seed=seed)
+    while state.phase is not cb.Phase.DISCARDING:
+        legal = cb.legal_actions(state)
+        chosen = [a for a in legal if not isinstance(a, (cb.Pass, cb.TurnStock))]
+        state = cb.apply(state, chosen[0])
+    return state
+
+
+def test_stock_turned_by_the_single_player_before_discarding_voids_the_deal() -> None:
+    state = to_the_discard(RECORD, 5)
+    declarer = state.declarer
+    assert declarer is not None
+    turns = [a for a in cb.legal_actions(state) if isinstance(a, cb.TurnStock)]
+    assert [a.seat for a in turns] == sorted(state.deal.order)
+    over = cb.apply(state, cb.TurnStock(declarer))
+    result = over.result
+    assert over.is_over and result is not None and result.void
+    assert result.payments[declarer] == -70 and sum(result.payments) == 0
+    assert all(p == 35 for s, p in enumerate(result.payments) if s != declarer)
+    for seat in range(3):
+        assert over.view(seat).history[-1] == (declarer, cb.TurnStock(declarer))
+
+
+def test_stock_turned_by_an_adversary_no_penalty_play_goes_on() -> None:
+    state = to_the_discard(RECORD, 5)
+    adversary = next(s for s in state.deal.order if s != state.declarer)
+    after = cb.apply(state, cb.TurnStock(adversary))
+    assert not after.is_over and after.to_move == state.to_move
+    assert after.exposed == state.stock  # face up for everyone
+    for seat in range(3):
+        assert after.view(seat).exposed == state.stock
+        assert after.view(seat).history[-1] == (adversary, cb.TurnStock(adversary))
+    assert not any(isinstance(a, cb.TurnStock) for a in cb.legal_actions(after))
+    assert cb.TurnStock(adversary) in state.view(adversary).legal_actions
+    # once he has discarded, the stock may no longer be turned early
+    discard = next(a for a in cb.legal_actions(state) if isinstance(a, cb.Discard))
+    later = cb.apply(state, discard)
+    assert not any(isinstance(a, cb.TurnStock) for a in cb.legal_actions(later))
+    with pytest.raises(cb.IllegalActionError, match="before the single player's first discard"):
+        cb.apply(later, cb.TurnStock(adversary))
+
+
+def test_turn_stock_refused_in_forbid_mode_and_in_the_auction() -> None:
+    state = to_the_discard(cb.CAVENDISH, 5)
+    with pytest.raises(cb.IllegalActionError, match="irregularities are not recorded"):
+        cb.apply(state, cb.TurnStock(0))
+    with pytest.raises(cb.IllegalActionError):
+        cb.apply(cb.new_deal(RECORD, seed=1), cb.TurnStock(0))
+    assert not any(
+        isinstance(a, cb.TurnStock) for a in cb.legal_actions(cb.new_deal(RECORD, seed=1))
+    )
