@@ -18,7 +18,7 @@ from .cards import DECK
 from .deal import as_random
 from .errors import IllegalActionError, RulesetError, StateError
 from .legal import work_of
-from .phases import Phase
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.steps import Exchange, Work, describe
 from .scoring import Result, Tally, settle
 from .state import State, make_state
@@ -75,15 +75,12 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
     """
     if state.__class__ is State:
         if state._phase is _PLAYING:  # the hot path, inline
-            rules = state._rules
-            if rules.irregularities is not _FORBID:  # table mode: irregular actions too
-                return legal.legal_actions(state)
             hand = state._hand_masks[state._to_move]  # type: ignore[index]
             trick = state._trick_cards
             if trick:
                 suit = trick[0] // 10
                 in_suit = hand >> (10 * suit) & 1023
-                if in_suit and rules.follow_suit:  # read only when it matters
+                if in_suit and state._rules.follow_suit:  # read only when it matters
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
@@ -92,7 +89,9 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
         ex = state._exchange
         if ex is None or state._phase is _OVER:
             return ()
-        return ex.legal if state._rules.irregularities is _FORBID else legal.legal_actions(state)
+        if state._phase is TABLE_PLAYING or state._rules.irregularities is not _FORBID:
+            return legal.legal_actions(state)  # table mode: irregular actions too
+        return ex.legal
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
@@ -148,6 +147,8 @@ def apply(state: State, action: Action) -> State:
     phase = state._phase
     if phase is _PLAYING:
         return _apply_playing(state, action)
+    if phase is TABLE_PLAYING:
+        return _apply_table_play(state, action)
     if action.__class__ in _IRREGULAR:
         return _apply_irregular(state, action)
     if phase is _BIDDING:
@@ -318,13 +319,14 @@ def _begin_play(work: Work) -> None:
     leader = rules.first_leader(
         order=work.order, declarer=work.declarer, contract=work.contract, modifier=work.modifier
     )
-    work.phase, work.to_move = _PLAYING, leader
+    table = rules.irregularities is not _FORBID and rules.irregularities == _RECORD
+    work.phase, work.to_move = TABLE_PLAYING if table else _PLAYING, leader
 
 
 def _close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
     """Build the next state from the work of one action."""
     s = state
-    if work.phase is _PLAYING and work.to_move is not None:
+    if (work.phase is _PLAYING or work.phase is TABLE_PLAYING) and work.to_move is not None:
         leader, exchange = work.to_move, work.exchange()
     else:  # a step waits: list its legal actions now, while the work is at hand
         leader, exchange = s._leader, work.exchange(work.plan[work.step].legal_actions(work))
@@ -430,6 +432,23 @@ def _finish(state: State, last: int, *, abandoned: bool = False) -> State:
 # --- table mode: irregular actions --------------------------------------------------
 
 
+def _apply_table_play(state: State, action: Action) -> State:
+    """Apply an action in table mode's play: a state of it is marked ``TABLE_PLAYING``."""
+    if action.__class__ is Play:
+        new = _apply_playing(state, action)
+    elif action.__class__ in _IRREGULAR:
+        new = _apply_irregular(state, action)
+    else:
+        raise _wrong_kind(state, action, "play a card")
+    if new._phase is not _PLAYING:
+        return new
+    s = new
+    return make_state(
+        s._rules, s._deal, TABLE_PLAYING, s._to_move, s._hand_masks, s._stock_mask, s._exchange,
+        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, None,
+    )  # fmt: skip
+
+
 def _apply_irregular(state: State, action: Action) -> State:
     """Apply a revoke, a card out of turn or an abandon (``irregularities="record"``)."""
     if state._rules.irregularities != _RECORD:
@@ -440,7 +459,7 @@ def _apply_irregular(state: State, action: Action) -> State:
         if action not in legal.stock_turns(state):
             raise IllegalActionError(action, _why_not(state, action))
         return _turn_stock(state, action.seat, action)
-    if state._phase is not _PLAYING:
+    if state._phase is not TABLE_PLAYING:
         where = "the deal is over" if state._phase is _OVER else "the play has not begun"
         raise IllegalActionError(action, f"{describe(action)} belongs to the play: {where}")
     if action not in legal.irregular_actions(state):

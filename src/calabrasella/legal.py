@@ -22,7 +22,7 @@ from .actions import (
     Play,
     TurnStock,
 )
-from .phases import Phase
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.base import Calls
 from .rulesets.steps import Work
 
@@ -132,9 +132,9 @@ def stock_turns(state: State) -> tuple[Action, ...]:
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Return the legal actions in ``state`` (see :func:`calabrasella.legal_actions`)."""
     phase = state._phase
+    if phase is TABLE_PLAYING:
+        return _regular_plays(state) + irregular_actions(state)
     if phase is _PLAYING:
-        if state._rules.irregularities == "record":
-            return _regular_plays(state) + irregular_actions(state)
         hand = state._hand_masks[state._to_move]  # type: ignore[index]
         trick = state._trick_cards
         sp = SUIT_PLAYS

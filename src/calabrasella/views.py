@@ -28,7 +28,7 @@ from .actions import (
     TurnStock,
 )
 from .cards import DECK, Card, CardSet, _cardset
-from .phases import Phase
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange, GiveBackStep
 from .scoring import Result
@@ -158,6 +158,8 @@ def build_view(state: State, seat: int) -> View:
     history = state._history
     trick = state._trick_cards
     phase = state._phase
+    if phase is TABLE_PLAYING:  # table mode's play, shown as PLAYING
+        phase = Phase.PLAYING
     over = phase is Phase.OVER
     d: dict[str, Any] = {
         "rules": state._rules,

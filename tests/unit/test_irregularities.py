@@ -210,3 +210,16 @@ def test_turn_stock_refused_in_forbid_mode_and_in_the_auction() -> None:
     assert not any(
         isinstance(a, cb.TurnStock) for a in cb.legal_actions(cb.new_deal(RECORD, seed=1))
     )
+
+
+def test_table_mode_play_states_show_playing_and_pickle() -> None:
+    import pickle
+
+    state = play_to_the_play(RECORD, 3)
+    assert state.phase is cb.Phase.PLAYING and state.view(0).phase is cb.Phase.PLAYING
+    assert "playing" in repr(state)
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and hash(again) == hash(state)
+    assert cb.legal_actions(again) == cb.legal_actions(state)
+    after = cb.apply(state, regular(state))
+    assert after.phase is cb.Phase.PLAYING and cb.legal_actions(after)
