@@ -147,15 +147,20 @@ def apply(state: State, action: Action) -> State:
     phase = state._phase
     if phase is _PLAYING:
         return _apply_playing(state, action)
-    if phase is TABLE_PLAYING:
-        return _apply_table_play(state, action)
-    if action.__class__ in _IRREGULAR:
-        return _apply_irregular(state, action)
     if phase is _BIDDING:
         return _apply_bidding(state, action)
+    if phase is TABLE_PLAYING:
+        return _apply_table_play(state, action)
     if phase is _OVER:
+        if action.__class__ in _IRREGULAR:
+            return _apply_irregular(state, action)
         raise IllegalActionError(action, "the deal is over")
-    return _apply_exchange(state, action)
+    try:
+        return _apply_exchange(state, action)
+    except IllegalActionError:
+        if action.__class__ in _IRREGULAR:  # the stock turned early (table mode), or refused
+            return _apply_irregular(state, action)
+        raise
 
 
 def check(state: State, action: Action) -> None:
@@ -228,6 +233,8 @@ def _apply_bidding(state: State, action: Action) -> State:
     seat: int = state._to_move  # type: ignore[assignment]
     cls = action.__class__
     if cls is not Pass and cls is not Bid:
+        if cls in _IRREGULAR:
+            return _apply_irregular(state, action)
         raise _wrong_kind(state, action, "bid or pass")
     rules = state._rules
     order = state._deal.order
