@@ -89,9 +89,9 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
         ex = state._exchange
         if ex is None or state._phase is _OVER:
             return ()
-        if state._phase is TABLE_PLAYING or state._rules.irregularities is not _FORBID:
-            return legal.legal_actions(state)  # table mode: irregular actions too
-        return ex.legal
+        if state._rules.irregularities is _FORBID:  # the default (table mode has TABLE_PLAYING)
+            return ex.legal
+        return legal.legal_actions(state)  # table mode: irregular actions too
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
