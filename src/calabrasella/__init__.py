@@ -17,6 +17,7 @@ Example:
 """
 
 from .actions import (
+    Abandon,
     Action,
     Bid,
     Call,
@@ -26,10 +27,13 @@ from .actions import (
     Draw,
     GiveBack,
     Modifier,
+    OutOfTurn,
     Pass,
     Play,
     Raise,
+    Revoke,
     Take,
+    TurnStock,
 )
 from .cards import DECK, Card, CardSet, Rank, Suit
 from .deal import Deal, deal_from, new_deal, shuffled_deal, start
@@ -77,6 +81,7 @@ __all__ = [
     "CALABRESELLA",
     "CAVENDISH",
     "DECK",
+    "Abandon",
     "Action",
     "Bid",
     "Bonus",
@@ -99,6 +104,7 @@ __all__ = [
     "MatchError",
     "Modifier",
     "NotationError",
+    "OutOfTurn",
     "Pass",
     "Phase",
     "Play",
@@ -106,6 +112,7 @@ __all__ = [
     "Rank",
     "RecordError",
     "Result",
+    "Revoke",
     "Ruleset",
     "RulesetError",
     "RulesetOptionError",
@@ -118,6 +125,7 @@ __all__ = [
     "Take",
     "Tally",
     "Transfer",
+    "TurnStock",
     "View",
     "apply",
     "chance_outcomes",

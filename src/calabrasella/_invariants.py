@@ -9,7 +9,19 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .actions import Action, Call, Discard, Draw, GiveBack, Play, Take
+from .actions import (
+    Abandon,
+    Action,
+    Call,
+    Discard,
+    Draw,
+    GiveBack,
+    OutOfTurn,
+    Play,
+    Revoke,
+    Take,
+    TurnStock,
+)
 from .cards import DECK, Card, CardSet
 from .state import State
 
@@ -20,12 +32,16 @@ __all__ = [
     "recount_tricks",
     "relabel_action",
     "relabel_cards",
+    "revoke_penalty",
     "same_contents",
     "state_contents",
+    "table_mode_problem",
     "world_permutation",
 ]
 
 _FULL = (1 << 40) - 1
+# The actions of the play (a revoke and a card out of turn are shown to all).
+_PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
 
 
 def state_contents(state: State) -> tuple[object, ...]:
@@ -65,7 +81,9 @@ def same_contents(before: tuple[object, ...], after: tuple[object, ...]) -> bool
 
 def played_cards(state: State) -> list[tuple[int, Card]]:
     """Return the cards played so far as ``(seat, card)``, in order, read from the history."""
-    return [(who, action.card) for who, action in state.history if isinstance(action, Play)]
+    return [
+        (who, action.card) for who, action in state.history if isinstance(action, (Play, Revoke))
+    ]
 
 
 def recount_tricks(state: State) -> tuple[int, int, int, int]:
@@ -131,7 +149,7 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
             if who == seat or plan[k].hidden_from(who, seat, action, ex) is None:
                 known |= action_cards(action)
     for i, (who, action) in enumerate(state.history):
-        if ex is not None and who != seat and type(action) is not Play:
+        if ex is not None and who != seat and type(action) not in _PLAY_KINDS:
             k = ex.step_of(i)
             if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
                 continue
@@ -192,6 +210,49 @@ def relabel_action(action: Action, perm: Sequence[int]) -> Action:
     """
     if isinstance(action, Draw):
         return Draw(relabel_cards(action.cards, perm))
-    if isinstance(action, (Play, Discard, Take, Call, GiveBack)):
+    if isinstance(action, (Play, Revoke, Discard, Take, Call, GiveBack)):
         return type(action)(DECK[perm[action.card.index]])
+    if isinstance(action, OutOfTurn):
+        return OutOfTurn(action.seat, DECK[perm[action.card.index]])
     return action
+
+
+def revoke_penalty(state: State, du: int, au: int) -> int:
+    """Return the units table mode's revokes move to the declarer (negative: away).
+
+    Recounted from the history: 9 units per revoke from the offending side,
+    the sides' revokes set against each other, neither side below 0 given
+    the sides' units ``du`` and ``au`` before the penalty.
+    """
+    net = 0
+    for who, action in state.history:
+        if isinstance(action, Revoke):
+            net += -9 if who == state.declarer else 9
+    return min(net, au) if net > 0 else -min(-net, du)
+
+
+def table_mode_problem(state: State) -> str | None:
+    """Check the end of a deal that an irregularity ended (table mode); ``None``: all well.
+
+    After an :class:`Abandon`: 35 units, the adversaries' card units of the
+    tricks completed before the error, the rest to the single player (revokes
+    settled). After a :class:`TurnStock` by the single player: void, he pays
+    35 to each adversary.
+    """
+    result, declarer = state.result, state.declarer
+    if result is None or declarer is None:
+        return "the deal is over but has no result or no single player"
+    if sum(result.payments) != 0:
+        return f"the payments {result.payments} do not add up to 0"
+    who, action = state.history[-1]
+    if isinstance(action, TurnStock):
+        others = [p for seat, p in enumerate(result.payments) if seat != declarer]
+        if not result.void or who != declarer or any(p not in (0, 35) for p in others):
+            return "a stock turned early by the single player must void the deal, 35 to each"
+        return None
+    got = (result.declarer_units, result.adversary_units)
+    au = sum(u for seat, u in enumerate(state.card_units_won) if seat != declarer)
+    penalty = revoke_penalty(state, 35 - au, au)
+    if got != (35 - au + penalty, au - penalty):
+        return f"the sides' units are {got} after an abandon"
+    return None

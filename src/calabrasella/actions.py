@@ -23,6 +23,15 @@ anything else, or a card written twice in a ``Draw``, raises
 | `Raise(modifier)` | solissimo's dividete or scegliete |
 | `Draw(cards)` | chance: the monte cards an adversary draws unseen |
 | `Play(card)` | play a card to the trick |
+
+Table mode only (a ruleset set to record irregularities, see the rules page):
+
+| Action | Meaning |
+| --- | --- |
+| `Revoke(card)` | play a card off the suit led while holding that suit |
+| `TurnStock(seat)` | ``seat`` turns the stock face up before the single player's discard |
+| `OutOfTurn(seat, card)` | an adversary not to move plays ``card`` out of turn |
+| `Abandon()` | the single player abandons the hand after an out-of-turn card |
 """
 
 from __future__ import annotations
@@ -45,7 +54,9 @@ __all__ = [
     "PASS",
     "PLAYS",
     "RAISES",
+    "REVOKES",
     "TAKES",
+    "Abandon",
     "Action",
     "Bid",
     "Call",
@@ -55,10 +66,13 @@ __all__ = [
     "Draw",
     "GiveBack",
     "Modifier",
+    "OutOfTurn",
     "Pass",
     "Play",
     "Raise",
+    "Revoke",
     "Take",
+    "TurnStock",
 ]
 
 
@@ -249,7 +263,86 @@ class Draw:
         return f"draw {self.cards}"
 
 
-Action = Union[Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw]
+def _to_seat(value: int) -> int:
+    if type(value) is not int or not 0 <= value < 4:
+        raise NotationError(f"not a seat: {value!r} (an int from 0 to 3)")
+    return value
+
+
+@attrs.frozen
+class Revoke:
+    """Table mode: play ``card`` off the suit led while holding that suit (a revoke).
+
+    The card goes to the trick like a :class:`Play` and the trick is won as
+    usual; at the end of the hand 9 units move from the offending side to
+    the other, per revoke.
+
+    Example:
+        >>> str(Revoke("Ad"))
+        'revoke Ad'
+    """
+
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return f"revoke {self.card}"
+
+
+@attrs.frozen
+class TurnStock:
+    """Table mode: ``seat`` turns the stock face up before the single player has discarded.
+
+    By the single player, he loses 35 to each adversary and the deal is
+    void; by an adversary, no penalty: the stock is face up for everyone and
+    the exchange goes on.
+
+    Example:
+        >>> str(TurnStock(2))
+        'seat 2 turns the stock'
+    """
+
+    seat: int = attrs.field(converter=_to_seat)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} turns the stock"
+
+
+@attrs.frozen
+class OutOfTurn:
+    """Table mode: adversary ``seat``, not to move, leads or plays ``card`` out of turn.
+
+    The card goes back to his hand and the play stays where it was; right
+    after it the single player may :class:`Abandon` the hand, or decline by
+    going on with the play.
+
+    Example:
+        >>> str(OutOfTurn(1, "Ad"))
+        'seat 1 plays Ad out of turn'
+    """
+
+    seat: int = attrs.field(converter=_to_seat)
+    card: Card = attrs.field(converter=_to_card)
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} plays {self.card} out of turn"
+
+
+@attrs.frozen
+class Abandon:
+    """Table mode: the single player abandons the hand right after an out-of-turn card.
+
+    He claims the stock and the last trick; the adversaries count only the
+    card units of the tricks they completed before the error.
+    """
+
+    def __str__(self) -> str:
+        return "abandon"
+
+
+Action = Union[
+    Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw,
+    Revoke, OutOfTurn, Abandon, TurnStock,
+]  # fmt: skip
 """Any action."""
 
 # Shared instances: one action per card (indexed by card index), per bid and
@@ -263,6 +356,7 @@ PASS = Pass()
 DONE = Done()
 #: ``Play`` of each card, by card index (likewise the four tables below).
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)
+REVOKES: tuple[Revoke, ...] = tuple(Revoke(c) for c in DECK)
 DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
 TAKES: tuple[Take, ...] = tuple(Take(c) for c in DECK)
 CALLS: tuple[Call, ...] = tuple(Call(c) for c in DECK)

@@ -13,14 +13,14 @@ import random
 from typing import Union
 
 from . import _bits, legal
-from .actions import Action, Bid, Draw, Pass, Play
+from .actions import Abandon, Action, Bid, Draw, OutOfTurn, Pass, Play, Revoke, TurnStock
 from .cards import DECK
 from .deal import as_random
 from .errors import IllegalActionError, RulesetError, StateError
 from .legal import work_of
-from .phases import Phase
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.steps import Exchange, Work, describe
-from .scoring import Tally
+from .scoring import Result, Tally, settle
 from .state import State, make_state
 from .views import View
 
@@ -42,6 +42,9 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
+_IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
+_RECORD = "record"
+_FORBID = "forbid"  # the default, an interned literal: the play path tests it by identity
 
 
 # --- queries -------------------------------------------------------------------
@@ -84,7 +87,11 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
         if state._phase is _BIDDING:
             return legal.legal_actions(state)
         ex = state._exchange
-        return () if ex is None or state._phase is _OVER else ex.legal
+        if ex is None or state._phase is _OVER:
+            return ()
+        if state._rules.irregularities is _FORBID:  # the default (table mode has TABLE_PLAYING)
+            return ex.legal
+        return legal.legal_actions(state)  # table mode: irregular actions too
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
@@ -142,9 +149,18 @@ def apply(state: State, action: Action) -> State:
         return _apply_playing(state, action)
     if phase is _BIDDING:
         return _apply_bidding(state, action)
+    if phase is TABLE_PLAYING:
+        return _apply_table_play(state, action)
     if phase is _OVER:
+        if action.__class__ in _IRREGULAR:
+            return _apply_irregular(state, action)
         raise IllegalActionError(action, "the deal is over")
-    return _apply_exchange(state, action)
+    try:
+        return _apply_exchange(state, action)
+    except IllegalActionError:
+        if action.__class__ in _IRREGULAR:  # the stock turned early (table mode), or refused
+            return _apply_irregular(state, action)
+        raise
 
 
 def check(state: State, action: Action) -> None:
@@ -217,6 +233,8 @@ def _apply_bidding(state: State, action: Action) -> State:
     seat: int = state._to_move  # type: ignore[assignment]
     cls = action.__class__
     if cls is not Pass and cls is not Bid:
+        if cls in _IRREGULAR:
+            return _apply_irregular(state, action)
         raise _wrong_kind(state, action, "bid or pass")
     rules = state._rules
     order = state._deal.order
@@ -308,13 +326,14 @@ def _begin_play(work: Work) -> None:
     leader = rules.first_leader(
         order=work.order, declarer=work.declarer, contract=work.contract, modifier=work.modifier
     )
-    work.phase, work.to_move = _PLAYING, leader
+    table = rules.irregularities is not _FORBID and rules.irregularities == _RECORD
+    work.phase, work.to_move = TABLE_PLAYING if table else _PLAYING, leader
 
 
 def _close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
     """Build the next state from the work of one action."""
     s = state
-    if work.phase is _PLAYING and work.to_move is not None:
+    if (work.phase is _PLAYING or work.phase is TABLE_PLAYING) and work.to_move is not None:
         leader, exchange = work.to_move, work.exchange()
     else:  # a step waits: list its legal actions now, while the work is at hand
         leader, exchange = s._leader, work.exchange(work.plan[work.step].legal_actions(work))
@@ -329,6 +348,8 @@ def _close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) ->
 
 def _apply_playing(state: State, action: Action) -> State:
     if action.__class__ is not Play:
+        if action.__class__ in _IRREGULAR:
+            return _apply_irregular(state, action)
         raise _wrong_kind(state, action, "play a card")
     card = action.card.index
     seat: int = state._to_move  # type: ignore[assignment]
@@ -375,31 +396,180 @@ def _apply_playing(state: State, action: Action) -> State:
     return _finish(new, winner)
 
 
-def _finish(state: State, last: int) -> State:
+def _finish(state: State, last: int, *, abandoned: bool = False) -> State:
     ex = state._exchange
     assert ex is not None
     declarer = ex.declarer
     won = state._card_units_won
     tricks = state._tricks_won
+    revokes = [0, 0]  # the declarer's, the adversaries'
+    if state._rules.irregularities == _RECORD:
+        for who, action in state._history:
+            if action.__class__ is Revoke:
+                revokes[who != declarer] += 1
+    stock_units = _bits.units(state._stock_mask)
+    declarer_cards = won[declarer]
+    adversary_cards = sum(won) - declarer_cards
+    if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
+        declarer_cards = 32 - stock_units - adversary_cards
     tally = Tally(
         players=state.players,
         dealer=state._deal.dealer,
         declarer=declarer,
         contract=ex.contract,
         modifier=ex.modifier,
-        declarer_card_units=won[declarer],
-        adversary_card_units=sum(won) - won[declarer],
-        stock_units=_bits.units(state._stock_mask),
+        declarer_card_units=declarer_cards,
+        adversary_card_units=adversary_cards,
+        stock_units=stock_units,
         declarer_last=last == declarer,
         declarer_tricks=tricks[declarer],
         adversary_tricks=sum(tricks) - tricks[declarer],
+        declarer_revokes=revokes[0],
+        adversary_revokes=revokes[1],
+        abandoned=abandoned,
     )
     result = state._rules.score(tally)
     s = state
     return make_state(
-        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange, (),
-        s._leader, s._card_units_won, s._tricks_won, s._history, result,
+        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange,
+        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, result,
     )  # fmt: skip
+
+
+# --- table mode: irregular actions --------------------------------------------------
+
+
+def _apply_table_play(state: State, action: Action) -> State:
+    """Apply an action in table mode's play: a state of it is marked ``TABLE_PLAYING``."""
+    if action.__class__ is Play:
+        new = _apply_playing(state, action)
+    elif action.__class__ in _IRREGULAR:
+        new = _apply_irregular(state, action)
+    else:
+        raise _wrong_kind(state, action, "play a card")
+    if new._phase is not _PLAYING:
+        return new
+    s = new
+    return make_state(
+        s._rules, s._deal, TABLE_PLAYING, s._to_move, s._hand_masks, s._stock_mask, s._exchange,
+        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, None,
+    )  # fmt: skip
+
+
+def _apply_irregular(state: State, action: Action) -> State:
+    """Apply a revoke, a card out of turn or an abandon (``irregularities="record"``)."""
+    if state._rules.irregularities != _RECORD:
+        raise IllegalActionError(
+            action, "irregularities are not recorded under these rules (irregularities='forbid')"
+        )
+    if action.__class__ is TurnStock:
+        if action not in legal.stock_turns(state):
+            raise IllegalActionError(action, _why_not(state, action))
+        return _turn_stock(state, action.seat, action)
+    if state._phase is not TABLE_PLAYING:
+        where = "the deal is over" if state._phase is _OVER else "the play has not begun"
+        raise IllegalActionError(action, f"{describe(action)} belongs to the play: {where}")
+    if action not in legal.irregular_actions(state):
+        raise IllegalActionError(action, _why_not(state, action))
+    s = state
+    seat: int = s._to_move  # type: ignore[assignment]
+    cls = action.__class__
+    if cls is Revoke:
+        return _place(state, seat, action.card.index, action)  # type: ignore[union-attr]
+    ex = s._exchange
+    assert ex is not None
+    who = ex.declarer if cls is Abandon else action.seat  # type: ignore[union-attr]
+    history = (*s._history, (who, action))
+    new = make_state(
+        s._rules, s._deal, _PLAYING, seat, s._hand_masks, s._stock_mask, s._exchange,
+        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, history, None,
+    )  # fmt: skip
+    return _finish(new, ex.declarer, abandoned=True) if cls is Abandon else new
+
+
+def _why_not(state: State, action: Action) -> str:
+    seat = state._to_move
+    cls = action.__class__
+    if cls is Revoke:
+        trick = state._trick_cards
+        if not trick:
+            return f"seat {seat} leads: there is no suit to revoke"
+        return f"seat {seat} does not hold {action.card} or does not hold the suit led"  # type: ignore[union-attr]
+    if cls is Abandon:
+        return "the single player may abandon only right after an adversary's card out of turn"
+    if cls is TurnStock:
+        return (
+            "the stock may be turned early only by a seat at the table, while it is face "
+            "down and before the single player's first discard"
+        )
+    return (
+        f"only an adversary who is not to move may play out of turn, a card he holds "
+        f"(seat {seat} is to move)"
+    )
+
+
+def _turn_stock(state: State, seat: int, action: Action) -> State:
+    """The stock turned early: by the single player the deal is void and he pays 35 to
+    each adversary; by an adversary, no penalty, the stock is face up for all."""
+    s = state
+    ex = s._exchange
+    assert ex is not None
+    history = (*s._history, (seat, action))
+    if seat != ex.declarer:
+        work = work_of(state)
+        work.exposed |= work.stock
+        return _close(state, work, history)
+    tally = Tally(
+        players=s.players, dealer=s._deal.dealer, declarer=seat, contract=ex.contract,
+        modifier=ex.modifier, declarer_card_units=0, adversary_card_units=0, stock_units=0,
+        declarer_last=False, declarer_tricks=0, adversary_tricks=0,
+    )  # fmt: skip
+    dealer_shares: bool = s._rules.dealer_shares
+    result = Result(
+        void=True,
+        declarer=seat,
+        contract=ex.contract,
+        modifier=ex.modifier,
+        payments=settle(tally, declarer_won=False, value=35, dealer_shares=dealer_shares),
+        notes=(
+            "the single player turned the stock before he had discarded: "
+            "the deal is void and he loses 35 to each adversary",
+        ),
+    )
+    return make_state(
+        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, ex, (),
+        s._leader, s._card_units_won, s._tricks_won, history, result,
+    )  # fmt: skip
+
+
+def _place(state: State, seat: int, card: int, action: Action) -> State:
+    """Put ``card`` of ``seat`` to the trick (a revoke): the trick is won as usual."""
+    s = state
+    hands = s._hand_masks
+    new_hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1 :])
+    history = (*s._history, (seat, action))
+    trick = s._trick_cards
+    if len(trick) < 2:
+        return make_state(
+            s._rules, s._deal, _PLAYING, s._deal.next_seat[seat], new_hands, s._stock_mask,
+            s._exchange, (*trick, card), s._leader, s._card_units_won, s._tricks_won,
+            history, None,
+        )  # fmt: skip
+    cards = (*trick, card)
+    suit = cards[0] // 10
+    where = min((c, i) for i, c in enumerate(cards) if c // 10 == suit)[1]
+    winner = s._leader
+    for _ in range(where):
+        winner = s._deal.next_seat[winner]
+    won = list(s._card_units_won)
+    won[winner] += _UNITS[cards[0]] + _UNITS[cards[1]] + _UNITS[card]
+    tricks = list(s._tricks_won)
+    tricks[winner] += 1
+    new = make_state(
+        s._rules, s._deal, _PLAYING, winner, new_hands, s._stock_mask, s._exchange, (),
+        winner, tuple(won), tuple(tricks), history, None,
+    )  # fmt: skip
+    return new if new_hands[winner] else _finish(new, winner)
 
 
 # --- chance ------------------------------------------------------------------------

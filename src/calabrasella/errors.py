@@ -79,7 +79,7 @@ class RulesetOptionError(RulesetError, TypeError):
         >>> Cavendish(auction="single_round")
         Traceback (most recent call last):
         ...
-        calabrasella.errors.RulesetOptionError: Cavendish() has no option 'auction' (its options: players, packet, first_lead, dealer_shares)
+        calabrasella.errors.RulesetOptionError: Cavendish() has no option 'auction' (its options: players, packet, first_lead, dealer_shares, irregularities)
     """
 
 

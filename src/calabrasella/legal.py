@@ -9,15 +9,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import BIDS, PASS, PLAYS, Action, Bid, Contract, Play
-from .phases import Phase
+from .actions import (
+    BIDS,
+    PASS,
+    PLAYS,
+    REVOKES,
+    Abandon,
+    Action,
+    Bid,
+    Contract,
+    OutOfTurn,
+    Play,
+    TurnStock,
+)
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.base import Calls
 from .rulesets.steps import Work
 
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["auction_calls", "legal_actions", "work_of"]
+__all__ = ["actor", "auction_calls", "irregular_actions", "legal_actions", "work_of"]
 
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
@@ -52,9 +64,76 @@ def work_of(state: State) -> Work:
     )
 
 
+_ABANDON = Abandon()
+#: The irregular actions of table mode (``irregularities="record"``).
+IRREGULAR = (Abandon, OutOfTurn, TurnStock)
+
+
+def actor(state: State, action: Action) -> int | None:
+    """Return the seat that takes ``action`` in ``state``.
+
+    The seat to move, except for table mode's irregular actions: the
+    offender of :class:`OutOfTurn` and :class:`TurnStock`, the declarer for
+    :class:`Abandon`.
+    """
+    cls = action.__class__
+    if cls is OutOfTurn or cls is TurnStock:
+        return action.seat  # type: ignore[union-attr]
+    if cls is Abandon:
+        ex = state._exchange
+        return None if ex is None else ex.declarer
+    return state._to_move
+
+
+def irregular_actions(state: State) -> tuple[Action, ...]:
+    """Return table mode's irregular actions in a play state, in a fixed order.
+
+    The seat to move's revokes (every card off the suit led while it holds
+    that suit, in canonical order); :class:`Abandon` right after a card out
+    of turn; then each adversary not to move, by seat, with each card it
+    holds as :class:`OutOfTurn`, in canonical order.
+    """
+    ex = state._exchange
+    assert ex is not None
+    seat: int = state._to_move  # type: ignore[assignment]
+    hand = state._hand_masks[seat]
+    out: list[Action] = []
+    trick = state._trick_cards
+    if trick:
+        suit_mask = 1023 << (10 * (trick[0] // 10))
+        if hand & suit_mask:
+            out.extend(REVOKES[c] for c in range(40) if hand >> c & 1 and not suit_mask >> c & 1)
+    history = state._history
+    if history and history[-1][1].__class__ is OutOfTurn:
+        out.append(_ABANDON)
+    for other in sorted(state._deal.order):
+        if other != seat and other != ex.declarer:
+            held = state._hand_masks[other]
+            out.extend(OutOfTurn(other, PLAYS[c].card) for c in range(40) if held >> c & 1)
+    return tuple(out)
+
+
+#: The exchange phases in which the stock may be turned early (table mode).
+_EARLY = (Phase.CALLING, Phase.GIVING_BACK, Phase.DISCARDING)
+
+
+def stock_turns(state: State) -> tuple[Action, ...]:
+    """Return table mode's :class:`TurnStock` actions, every active seat's by seat.
+
+    Legal while the stock is still face down and the single player has not
+    discarded a card: asking, giving back, and discarding until his first.
+    """
+    ex = state._exchange
+    if ex is None or state._phase not in _EARLY or ex.exposed or ex.discards[ex.declarer]:
+        return ()
+    return tuple(TurnStock(seat) for seat in sorted(state._deal.order))
+
+
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Return the legal actions in ``state`` (see :func:`calabrasella.legal_actions`)."""
     phase = state._phase
+    if phase is TABLE_PLAYING:
+        return _regular_plays(state) + irregular_actions(state)
     if phase is _PLAYING:
         hand = state._hand_masks[state._to_move]  # type: ignore[index]
         trick = state._trick_cards
@@ -65,6 +144,23 @@ def legal_actions(state: State) -> tuple[Action, ...]:
             if in_suit and state._rules.follow_suit:
                 return sp[suit][in_suit]
         return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
+    return _not_playing(state)
+
+
+def _regular_plays(state: State) -> tuple[Action, ...]:
+    hand = state._hand_masks[state._to_move]  # type: ignore[index]
+    trick = state._trick_cards
+    sp = SUIT_PLAYS
+    if trick:
+        suit = trick[0] // 10
+        in_suit = hand >> (10 * suit) & 1023
+        if in_suit and state._rules.follow_suit:
+            return sp[suit][in_suit]
+    return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
+
+
+def _not_playing(state: State) -> tuple[Action, ...]:
+    phase = state._phase
     if phase is _BIDDING:
         turn = state._rules.bidding_turn(state._deal.order, auction_calls(state._history))
         assert turn is not None
@@ -73,4 +169,6 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     ex = state._exchange
     if ex is None or phase is Phase.OVER:
         return ()
+    if state._rules.irregularities == "record":
+        return ex.legal + stock_turns(state)
     return ex.legal  # listed by the running step when the state was built

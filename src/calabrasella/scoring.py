@@ -59,6 +59,12 @@ class Tally:
         declarer_last: Whether the declarer won the last trick.
         declarer_tricks: Tricks the declarer won.
         adversary_tricks: Tricks the adversaries won.
+        declarer_revokes: Revokes by the declarer (table mode).
+        adversary_revokes: Revokes by the adversaries (table mode).
+        abandoned: Whether the declarer abandoned the hand after an
+            adversary's card out of turn (table mode): the engine has then
+            given him the stock, the last trick and every unit the
+            adversaries had not won before the error.
     """
 
     players: int
@@ -72,18 +78,57 @@ class Tally:
     declarer_last: bool
     declarer_tricks: int
     adversary_tricks: int
+    declarer_revokes: int = 0
+    adversary_revokes: int = 0
+    abandoned: bool = False
+
+    @property
+    def penalty_units(self) -> int:
+        """The units the revokes move to the declarer (negative: to the adversaries).
+
+        9 units per revoke, from the offending side to the other; the two
+        sides' revokes are set against each other, and a side never goes
+        below 0 (the house reading on the docs' rules page, table mode).
+
+        Example:
+            >>> from calabrasella import Contract
+            >>> t = Tally(players=3, dealer=0, declarer=1, contract=Contract.STAND,
+            ...           modifier=None, declarer_card_units=21, adversary_card_units=7,
+            ...           stock_units=4, declarer_last=False, declarer_tricks=7,
+            ...           adversary_tricks=5, adversary_revokes=1)
+            >>> t.declarer_units, t.adversary_units, t.penalty_units
+            (30, 5, 9)
+        """
+        net = 9 * (self.adversary_revokes - self.declarer_revokes)
+        if net > 0:
+            return min(net, self._played_units(adversaries=True))
+        return -min(-net, self._played_units(adversaries=False))
+
+    def _played_units(self, *, adversaries: bool) -> int:
+        last = self.stock_units + LAST_TRICK_UNITS
+        if adversaries:
+            return self.adversary_card_units + (0 if self.declarer_last else last)
+        return self.declarer_card_units + (last if self.declarer_last else 0)
 
     @property
     def declarer_units(self) -> int:
-        """The declarer's units: his cards, plus stock and last trick if he won it."""
+        """The declarer's units: his cards, plus stock and last trick if he won it,
+        plus or minus the revoke penalties (:attr:`penalty_units`)."""
         extra = self.stock_units + LAST_TRICK_UNITS if self.declarer_last else 0
-        return self.declarer_card_units + extra
+        units = self.declarer_card_units + extra
+        if self.declarer_revokes or self.adversary_revokes:
+            units += self.penalty_units
+        return units
 
     @property
     def adversary_units(self) -> int:
-        """The adversaries' units: their cards, plus stock and last trick if they won it."""
+        """The adversaries' units: their cards, plus stock and last trick if they won it,
+        minus or plus the revoke penalties (:attr:`penalty_units`)."""
         extra = 0 if self.declarer_last else self.stock_units + LAST_TRICK_UNITS
-        return self.adversary_card_units + extra
+        units = self.adversary_card_units + extra
+        if self.declarer_revokes or self.adversary_revokes:
+            units -= self.penalty_units
+        return units
 
 
 @attrs.frozen(kw_only=True)
@@ -91,7 +136,9 @@ class Result:
     """The outcome of a deal: units, winner, value and each seat's payment.
 
     Attributes:
-        void: Whether everybody passed (nothing is scored).
+        void: Whether the deal is void: everybody passed (nothing is
+            scored), or, in table mode, the single player turned the stock
+            before his discard (he pays 35 to each adversary).
         declarer: The declarer's seat (``None`` for a void deal).
         contract: The winning bid (``None`` for a void deal).
         modifier: Solissimo's raise, if any.

@@ -13,7 +13,7 @@ from . import legal, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import Phase
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -28,6 +28,7 @@ __all__ = ["HistoryEntry", "Phase", "State"]
 HistoryEntry = tuple[int, Action]
 
 _OVER = Phase.OVER
+_PLAYING = Phase.PLAYING
 _DRAWING = Phase.DRAWING
 
 
@@ -112,7 +113,8 @@ class State:
     @property
     def phase(self) -> Phase:
         """What kind of action is expected."""
-        return self._phase
+        phase = self._phase
+        return _PLAYING if phase is TABLE_PLAYING else phase
 
     @property
     def to_move(self) -> Optional[int]:

@@ -39,7 +39,8 @@ listed in :data:`INVARIANTS`):
 The helpers the checks use are public, so that a property test checks the
 same thing in the same way: :func:`state_contents` and :func:`same_contents`,
 :func:`played_cards`, :func:`recount_tricks`, :func:`cards_seat_may_know`,
-:func:`relabel_cards` and :func:`relabel_action`.
+:func:`relabel_cards`, :func:`relabel_action`, and for table mode
+:func:`revoke_penalty` and :func:`table_mode_problem`.
 """
 
 from __future__ import annotations
@@ -56,11 +57,14 @@ from ._invariants import (
     recount_tricks,
     relabel_action,
     relabel_cards,
+    revoke_penalty,
     same_contents,
     state_contents,
+    table_mode_problem,
     world_permutation,
 )
 from .actions import (
+    Abandon,
     Action,
     Bid,
     Call,
@@ -73,12 +77,15 @@ from .actions import (
     Pass,
     Play,
     Raise,
+    Revoke,
     Take,
+    TurnStock,
 )
 from .cards import DECK, CardSet
 from .deal import deal_from, new_deal, shuffled_deal
 from .engine import apply, chance_outcomes, is_legal, legal_actions, sample_chance
 from .errors import CalabrasellaError, IllegalActionError, RulesetError
+from .legal import actor
 from .phases import Phase
 from .rulesets.base import Ruleset
 from .scoring import Side
@@ -95,8 +102,10 @@ __all__ = [
     "recount_tricks",
     "relabel_action",
     "relabel_cards",
+    "revoke_penalty",
     "same_contents",
     "state_contents",
+    "table_mode_problem",
 ]
 
 #: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
@@ -122,6 +131,7 @@ _NO_CARD_ACTIONS: tuple[Action, ...] = (
 _CARD_ACTIONS: tuple[Action, ...] = tuple(
     kind(card) for kind in (Play, Discard, Take, Call, GiveBack) for card in DECK
 )
+_PUT = (Play, Revoke)  # the actions that put a card to the trick
 # Things that are not actions at all.
 _JUNK: tuple[object, ...] = ("Ad", "pass", None, 0, DECK[0], Pass, (0, Pass()))
 
@@ -367,7 +377,7 @@ class _DealCheck:
             self.fail("cards", f"the sitting-out dealer holds {state.hand(deal.dealer)}")
         if state.phase in (Phase.PLAYING, Phase.OVER) and plays:
             for seat in deal.order:
-                played = sum(1 for who, a in state.history if who == seat and isinstance(a, Play))
+                played = sum(1 for who, a in state.history if who == seat and type(a) in _PUT)
                 if len(state.hand(seat)) + played != 12:
                     self.fail(
                         "cards",
@@ -393,10 +403,10 @@ class _DealCheck:
         history, old = new.history, state.history
         if len(history) != len(old) + 1 or history[:-1] != old or history[-1][1] != action:
             self.fail("history", f"applying {action} did not append exactly it to the history")
-        if not state.is_chance and history[-1][0] != state.to_move:
+        if not state.is_chance and history[-1][0] != actor(state, action):
             self.fail(
                 "history",
-                f"{action} by seat {state.to_move} is recorded as seat {history[-1][0]}'s",
+                f"{action} by seat {actor(state, action)} is recorded as seat {history[-1][0]}'s",
             )
         return new
 
@@ -425,8 +435,10 @@ class _DealCheck:
                 self.fail("legality", f"seat {seat} is to move but has no legal action")
             if state.legal_actions() != legal:
                 self.fail("legality", "State.legal_actions() disagrees with legal_actions()")
-            if state.view(seat).legal_actions != legal:
-                self.fail("legality", f"seat {seat}'s view lists other legal actions")
+            for who in range(self.rules.players):
+                own = tuple(a for a in legal if actor(state, a) == who)
+                if state.view(who).legal_actions != own:
+                    self.fail("legality", f"seat {who}'s view lists other legal actions")
         before = state_contents(state)
         for action in legal:
             try:
@@ -524,6 +536,9 @@ class _DealCheck:
         if len(result.payments) != players or sum(result.payments) != 0:
             self.fail("conservation", f"the payments {result.payments} do not add up to 0")
         plays = played_cards(state)
+        if state.history and type(state.history[-1][1]) in (Abandon, TurnStock):  # table mode
+            problem = table_mode_problem(state)
+            return None if problem is None else self.fail("conservation", problem)
         if result.void:
             if plays or any(result.payments) or state.exchange is not None:
                 self.fail("conservation", "a void deal was played or paid")
@@ -537,6 +552,8 @@ class _DealCheck:
             du, au, dt, at = recount_tricks(state)
         except ValueError as exc:
             self.fail("conservation", str(exc))
+        penalty = revoke_penalty(state, du, au)
+        du, au = du + penalty, au - penalty
         got = (result.declarer_units, result.adversary_units)
         if sum(got) != _TOTAL_UNITS:
             self.fail("conservation", f"the sides' units {got} do not add up to 35")

@@ -15,9 +15,20 @@ from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
-from .actions import Action, Contract, GiveBack, Modifier
+from . import legal
+from .actions import (
+    Abandon,
+    Action,
+    Contract,
+    GiveBack,
+    Modifier,
+    OutOfTurn,
+    Play,
+    Revoke,
+    TurnStock,
+)
 from .cards import DECK, Card, CardSet, _cardset
-from .phases import Phase
+from .phases import TABLE_PLAYING, Phase
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange, GiveBackStep
 from .scoring import Result
@@ -147,6 +158,8 @@ def build_view(state: State, seat: int) -> View:
     history = state._history
     trick = state._trick_cards
     phase = state._phase
+    if phase is TABLE_PLAYING:  # table mode's play, shown as PLAYING
+        phase = Phase.PLAYING
     over = phase is Phase.OVER
     d: dict[str, Any] = {
         "rules": state._rules,
@@ -163,6 +176,9 @@ def build_view(state: State, seat: int) -> View:
         "legal_actions": state.legal_actions() if state._to_move == seat else (),
         "result": state._result,
     }
+    record = state._rules.irregularities is not _FORBID and state._rules.irregularities == "record"
+    if record and ex is not None and not over:  # table mode: each seat's irregular actions too
+        d["legal_actions"] = _legal_for(state, seat)
     if trick:
         nxt = state._deal.next_seat
         s = state._leader
@@ -178,6 +194,10 @@ def build_view(state: State, seat: int) -> View:
         d["history"] = history
     else:
         plays = 3 * sum(state._tricks_won) + len(trick)
+        if record:  # table mode: irregular entries in the play
+            plays = 0
+            while plays < len(history) and history[-1 - plays][1].__class__ in _PLAY_KINDS:
+                plays += 1
         cut = len(history) - plays
         fixed = _exchange_part(ex, seat, history, cut, phase >= Phase.PLAYING)
         d.update(fixed[0])
@@ -188,6 +208,13 @@ def build_view(state: State, seat: int) -> View:
     return new
 
 
+def _legal_for(state: State, seat: int) -> tuple[Action, ...]:
+    """The legal actions ``seat`` may take in table mode's play: its irregular ones too."""
+    return tuple(a for a in state.legal_actions() if legal.actor(state, a) == seat)
+
+
+_PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
+_FORBID = "forbid"
 _EMPTY = CardSet()
 _NO_EXCHANGE: dict[str, Any] = {
     "declarer": None,
@@ -286,7 +313,7 @@ def redacted_history(
             k += 1
         entry = entries[i]
         who, action = entry
-        if who == seat:  # a seat always sees its own actions
+        if who == seat or type(action) is TurnStock:  # its own moves; a stock turned before all
             out.append(entry)
             continue
         kind = plan[k].hidden_from(who, seat, action, ex)

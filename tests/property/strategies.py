@@ -24,6 +24,7 @@ def cavendish_rulesets() -> st.SearchStrategy[cb.Ruleset]:
         players=_TABLES,
         packet=_PACKETS,
         dealer_shares=st.booleans(),
+        irregularities=st.sampled_from(("forbid", "record")),
     )
 
 
@@ -61,7 +62,8 @@ def cards() -> st.SearchStrategy[cb.Card]:
 
 def actions() -> st.SearchStrategy[cb.Action]:
     """Any action, legal somewhere or not: every kind, every card, any draw."""
-    card_actions = [st.builds(kind, cards()) for kind in (cb.Play, cb.Discard, cb.Take, cb.Call)]
+    kinds = (cb.Play, cb.Revoke, cb.Discard, cb.Take, cb.Call)
+    card_actions = [st.builds(kind, cards()) for kind in kinds]
     return st.one_of(
         st.just(cb.Pass()),
         st.just(cb.Done()),
@@ -69,6 +71,9 @@ def actions() -> st.SearchStrategy[cb.Action]:
         st.builds(cb.Raise, st.sampled_from(list(cb.Modifier))),
         *card_actions,
         st.builds(cb.GiveBack, cards()),
+        st.builds(cb.OutOfTurn, st.integers(min_value=0, max_value=3), cards()),
+        st.just(cb.Abandon()),
+        st.builds(cb.TurnStock, st.integers(min_value=0, max_value=3)),
         st.builds(cb.Draw, st.lists(cards(), max_size=4).map(cb.CardSet.of)),
     )
 

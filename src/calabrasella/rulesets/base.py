@@ -184,6 +184,11 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     #: a seat to play holds the suit led, so the default costs the play nothing.
     follow_suit = True
 
+    #: Whether irregular plays are refused (``"forbid"``) or recorded and settled
+    #: (``"record"``, table mode). Not an option here: a ruleset that records them
+    #: (Cavendish, seed 000) declares ``irregularities`` as one of its fields.
+    irregularities = "forbid"
+
     players: int = attrs.field(default=3, validator=_players_validator)
     packet: int = attrs.field(default=4, validator=_packet_validator)
     dealer_shares: bool = attrs.field(default=False, validator=flag)

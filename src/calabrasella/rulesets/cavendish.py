@@ -76,6 +76,9 @@ class Cavendish(Ruleset):
         default="eldest", validator=choice("eldest", "after_declarer")
     )
     dealer_shares: bool = attrs.field(default=True, validator=flag)
+    irregularities: Literal["forbid", "record"] = attrs.field(
+        default="forbid", validator=choice("forbid", "record")
+    )
 
     def bidding_turn(
         self, order: tuple[int, ...], calls: Calls
@@ -111,6 +114,17 @@ class Cavendish(Ruleset):
         bonus = None
         multiplier = 1
         notes = [f"single player {du}, adversaries {au}"]
+        if tally.abandoned:
+            notes.append(
+                "an adversary played out of turn and the single player abandoned the hand: "
+                "he claims the stock, the last trick and all the adversaries had not won before"
+            )
+        if tally.declarer_revokes or tally.adversary_revokes:
+            notes.append(
+                f"revokes: single player {tally.declarer_revokes}, adversaries "
+                f"{tally.adversary_revokes}; 9 units each move to the other side "
+                f"(net {tally.penalty_units:+d} to the single player, no side below 0)"
+            )
         if du == TOTAL_UNITS or au == TOTAL_UNITS:
             bonus, multiplier = Bonus.ALL_POINTS, 2
             notes.append("one side took all 35: the value is doubled")
