@@ -135,15 +135,7 @@ def legal_actions(state: State) -> tuple[Action, ...]:
     if phase is TABLE_PLAYING:
         return _regular_plays(state) + irregular_actions(state)
     if phase is _PLAYING:
-        hand = state._hand_masks[state._to_move]  # type: ignore[index]
-        trick = state._trick_cards
-        sp = SUIT_PLAYS
-        if trick:
-            suit = trick[0] // 10
-            in_suit = hand >> (10 * suit) & 1023
-            if in_suit and state._rules.follow_suit:
-                return sp[suit][in_suit]
-        return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
+        return _regular_plays(state)
     return _not_playing(state)
 
 
