@@ -34,6 +34,7 @@ from .actions import (
     Revoke,
     Take,
     TurnStock,
+    parse_action,
 )
 from .cards import DECK, Card, CardSet, Rank, Suit
 from .deal import Deal, deal_from, new_deal, shuffled_deal, start
@@ -136,6 +137,7 @@ __all__ = [
     "is_legal",
     "legal_actions",
     "new_deal",
+    "parse_action",
     "register_ruleset",
     "registered_ruleset",
     "result_of",

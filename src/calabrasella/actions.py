@@ -37,6 +37,7 @@ Table mode only (a ruleset set to record irregularities, see the rules page):
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from typing import Union
 
@@ -73,6 +74,7 @@ __all__ = [
     "Revoke",
     "Take",
     "TurnStock",
+    "parse_action",
 ]
 
 
@@ -177,7 +179,7 @@ class Bid:
     contract: Contract = attrs.field(converter=_to_contract)
 
     def __str__(self) -> str:
-        return self.contract.value
+        return f"bid {self.contract.value}"
 
 
 @attrs.frozen
@@ -187,7 +189,7 @@ class Raise:
     modifier: Modifier = attrs.field(converter=_to_modifier)
 
     def __str__(self) -> str:
-        return self.modifier.value
+        return f"raise {self.modifier.value}"
 
 
 @attrs.frozen
@@ -260,7 +262,7 @@ class Draw:
     cards: CardSet = attrs.field(converter=_to_cards)
 
     def __str__(self) -> str:
-        return f"draw {self.cards}"
+        return f"draw {self.cards}" if self.cards else "draw nothing"
 
 
 def _to_seat(value: int) -> int:
@@ -363,3 +365,101 @@ CALLS: tuple[Call, ...] = tuple(Call(c) for c in DECK)
 GIVE_BACKS: tuple[GiveBack, ...] = tuple(GiveBack(c) for c in DECK)
 BIDS: dict[Contract, Bid] = {c: Bid(c) for c in Contract}
 RAISES: dict[Modifier, Raise] = {m: Raise(m) for m in Modifier}
+
+
+# --- notation ------------------------------------------------------------------
+
+_NO_ARGUMENT: dict[str, Action] = {"pass": PASS, "done": DONE, "abandon": Abandon()}
+_ONE_CARD: dict[str, type[Call | GiveBack | Discard | Take | Play | Revoke]] = {
+    "call": Call,
+    "give back": GiveBack,
+    "giveback": GiveBack,
+    "give_back": GiveBack,
+    "discard": Discard,
+    "take": Take,
+    "play": Play,
+    "revoke": Revoke,
+}
+_SEAT_ACTION = re.compile(r"seat (\d+) (?:turns the stock|plays (.+) out of turn)")
+_FORMS = (
+    "pass, done, abandon, bid <contract>, raise <dividete|scegliete>, "
+    "call/give back/discard/take/play/revoke <card>, draw <cards>, "
+    "seat <n> turns the stock, seat <n> plays <card> out of turn"
+)
+#: The longest action text :func:`parse_action` reads (a draw of a whole
+#: pack spelled out in words is well under it).
+MAX_ACTION_TEXT = 1000
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its text form, the inverse of ``str(action)``.
+
+    The forms are ``str()`` of each action: ``"pass"``, ``"done"``,
+    ``"bid solo"``, ``"raise scegliete"``, ``"call 3c"``,
+    ``"give back 4d"``, ``"discard 4c"``, ``"take 7h"``, ``"play Ad"``,
+    ``"draw 7c 6c"``, and in table mode ``"revoke Ad"``,
+    ``"seat 2 turns the stock"``, ``"seat 1 plays Ad out of turn"`` and
+    ``"abandon"``. Case and spacing do not matter, a bid or a raise may be
+    written alone (``"solo"``, ``"dividete"``), and a card may be written
+    any way :meth:`Card.parse` reads (``"play ace of coins"``).
+
+    Raises:
+        NotationError: ``text`` is not an action; the message quotes it and
+            lists the forms.
+
+    Example:
+        >>> parse_action("play Ad"), parse_action("  Bid  SOLO ")
+        (Play(card=Card.parse('Ad')), Bid(contract=<Contract.SOLO: 'solo'>))
+        >>> str(parse_action("give back asso di denari"))
+        'give back Ad'
+        >>> parse_action("play")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.NotationError: not an action: 'play' (play needs a card, e.g. 'play Ad')
+    """
+    if not isinstance(text, str):
+        raise NotationError(f"not an action: {text!r} (expected a string such as 'play Ad')")
+    if len(text) > MAX_ACTION_TEXT:
+        raise NotationError(
+            f"not an action: a text of {len(text)} characters (at most {MAX_ACTION_TEXT})"
+        )
+    spaced = " ".join(text.split())
+    words = spaced.lower()
+    known = _NO_ARGUMENT.get(words)
+    if known is not None:
+        return known
+    for contract in Contract:
+        if words == contract.value or words == f"bid {contract.value}":
+            return BIDS[contract]
+    for modifier in Modifier:
+        if words == modifier.value or words == f"raise {modifier.value}":
+            return RAISES[modifier]
+    try:
+        return _parse_with_argument(spaced, words)
+    except NotationError as error:
+        raise NotationError(f"not an action: {text!r} ({error})") from None
+
+
+def _parse_with_argument(spaced: str, words: str) -> Action:
+    for verb, kind in _ONE_CARD.items():
+        if words == verb:
+            raise NotationError(f"{verb} needs a card, e.g. '{verb} Ad'")
+        if words.startswith(verb + " "):
+            return kind(Card.parse(spaced[len(verb) + 1 :]))
+    if words == "draw":
+        raise NotationError("draw needs its cards, e.g. 'draw 7c 6c'")
+    if words == "draw nothing":
+        return Draw(CardSet())
+    if words.startswith("draw "):
+        return Draw(CardSet.parse(spaced[5:]))
+    if words.startswith("bid "):
+        return Bid(words[4:])
+    if words.startswith("raise "):
+        return Raise(words[6:])
+    seat_action = _SEAT_ACTION.fullmatch(words)
+    if seat_action is not None:
+        seat = int(seat_action.group(1)) if len(seat_action.group(1)) < 3 else -1
+        if seat_action.group(2) is None:
+            return TurnStock(seat)
+        return OutOfTurn(seat, Card.parse(seat_action.group(2)))
+    raise NotationError(f"expected one of: {_FORMS}")

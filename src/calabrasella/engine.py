@@ -16,7 +16,7 @@ from . import _bits, legal
 from .actions import Abandon, Action, Bid, Draw, OutOfTurn, Pass, Play, Revoke, TurnStock
 from .cards import DECK
 from .deal import as_random
-from .errors import IllegalActionError, RulesetError, StateError
+from .errors import IllegalActionError, RulesetError, SeatError, StateError
 from .legal import work_of
 from .phases import TABLE_PLAYING, Phase
 from .rulesets.steps import Exchange, Work, describe
@@ -127,12 +127,19 @@ def _not_a_state(obj: object, function: str) -> StateError:
 # --- applying ------------------------------------------------------------------
 
 
-def apply(state: State, action: Action) -> State:
+def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     """Return the state after ``action``; ``state`` itself never changes.
+
+    A server that applies what a client sent passes that client's ``seat``:
+    the action is then refused unless it is that seat's to make (the seat to
+    move, or the seat an irregular table-mode action names; a chance action
+    is no seat's). Without ``seat`` the action is taken as the mover's.
 
     Raises:
         IllegalActionError: ``action`` is not legal in ``state`` (or is not
-            an action at all); the message names it and says why.
+            an action at all), or not ``seat``'s to make; the message names
+            it and says why.
+        SeatError: ``seat`` is not a seat of this table.
         StateError: ``state`` is not a :class:`State` (a view, say).
 
     Example:
@@ -141,9 +148,15 @@ def apply(state: State, action: Action) -> State:
         >>> s1 = cb.apply(s0, cb.Pass())
         >>> s0.to_move, s1.to_move, len(s0.history), len(s1.history)
         (1, 2, 0, 1)
+        >>> cb.apply(s1, cb.Pass(), seat=0)
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.IllegalActionError: illegal action Pass(): sent by seat 0, but it is seat 2's to make
     """
     if state.__class__ is not State:
         raise _not_a_state(state, "apply")
+    if seat is not None:
+        legal.check_sender(state, action, seat)
     phase = state._phase
     if phase is _PLAYING:
         return _apply_playing(state, action)
@@ -163,7 +176,7 @@ def apply(state: State, action: Action) -> State:
         raise
 
 
-def check(state: State, action: Action) -> None:
+def check(state: State, action: Action, *, seat: int | None = None) -> None:
     """Raise :class:`IllegalActionError` if ``action`` is not legal in ``state``.
 
     The short name is kept on purpose (renaming it would break callers for
@@ -174,7 +187,9 @@ def check(state: State, action: Action) -> None:
     ``from calabrasella import check as check_action``.
 
     Raises:
-        IllegalActionError: ``action`` is not legal; the message says why.
+        IllegalActionError: ``action`` is not legal, or not ``seat``'s to
+            make (see :func:`apply`); the message says why.
+        SeatError: ``seat`` is not a seat of this table.
         StateError: ``state`` is not a :class:`State`.
 
     Example:
@@ -186,16 +201,17 @@ def check(state: State, action: Action) -> None:
     """
     if state.__class__ is not State:
         raise _not_a_state(state, "check")
-    apply(state, action)
+    apply(state, action, seat=seat)
 
 
-def is_legal(state: State | View, action: Action) -> bool:
-    """Tell whether ``action`` is legal in ``state``.
+def is_legal(state: State | View, action: Action, *, seat: int | None = None) -> bool:
+    """Tell whether ``action`` is legal in ``state`` (and ``seat``'s to make, if given).
 
     Given a :class:`View`, it tells whether the view's seat may take
     ``action`` now (whether it is among the view's ``legal_actions``).
 
     Raises:
+        SeatError: ``seat`` is not a seat of this table.
         StateError: ``state`` is neither a :class:`State` nor a :class:`View`.
 
     Example:
@@ -208,13 +224,22 @@ def is_legal(state: State | View, action: Action) -> bool:
     """
     if state.__class__ is not State:
         if isinstance(state, View):
+            if seat is not None:
+                if type(seat) is not int or not 0 <= seat < len(state.hand_sizes):
+                    raise SeatError(seat, len(state.hand_sizes))
+                if seat != state.seat:
+                    return False
             try:
                 return action in state.legal_actions
             except TypeError:  # an unhashable non-action compared with actions
                 return False
         raise _not_a_state(state, "is_legal")
+    if seat is not None:
+        players = len(state._hand_masks)
+        if type(seat) is not int or not 0 <= seat < players:
+            raise SeatError(seat, players)
     try:
-        apply(state, action)
+        apply(state, action, seat=seat)
     except IllegalActionError:
         return False
     return True

@@ -18,10 +18,12 @@ from .actions import (
     Action,
     Bid,
     Contract,
+    Draw,
     OutOfTurn,
     Play,
     TurnStock,
 )
+from .errors import IllegalActionError, SeatError
 from .phases import TABLE_PLAYING, Phase
 from .rulesets.base import Calls
 from .rulesets.steps import Work
@@ -29,7 +31,7 @@ from .rulesets.steps import Work
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["actor", "auction_calls", "irregular_actions", "legal_actions", "work_of"]
+__all__ = ["actor", "auction_calls", "check_sender", "irregular_actions", "legal_actions", "work_of"]
 
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
@@ -164,3 +166,24 @@ def _not_playing(state: State) -> tuple[Action, ...]:
     if state._rules.irregularities == "record":
         return ex.legal + stock_turns(state)
     return ex.legal  # listed by the running step when the state was built
+
+
+def check_sender(state: State, action: Action, seat: int) -> None:
+    """Refuse ``action`` unless it is ``seat``'s to make in ``state`` (see :func:`actor`).
+
+    Raises:
+        SeatError: ``seat`` is not a seat of this table.
+        IllegalActionError: the action is another seat's, or chance's.
+    """
+    players = len(state._hand_masks)
+    if type(seat) is not int or not 0 <= seat < players:
+        raise SeatError(seat, players)
+    if action.__class__ is Draw:
+        raise IllegalActionError(
+            action, f"sent by seat {seat}, but a draw is chance's, not a seat's to send"
+        )
+    by = actor(state, action)
+    if by is None:
+        raise IllegalActionError(action, f"sent by seat {seat}, but no seat may make it now")
+    if by != seat:
+        raise IllegalActionError(action, f"sent by seat {seat}, but it is seat {by}'s to make")
