@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.property.strategies import actions
+from strategies import actions
 
 import calabrasella as cb
 
