@@ -1,11 +1,6 @@
-"""The ``calabrasella`` command: ``calabrasella demo`` plays one seeded deal and prints it.
+"""``calabrasella demo``: play one seeded deal between random players and print it.
 
-Usage::
-
-    calabrasella demo [--rules cavendish|calabresella] [--seed N] [--dealer N] [--ascii]
-    calabrasella --version
-
-``python -m calabrasella`` is the same command. The demo deals with
+The demo deals with
 ``new_deal(rules, dealer=N, seed=SEED)``; the players choose uniformly among
 the legal actions of their own view with ``random.Random(SEED)``, which also
 draws the chance outcomes, so the same seed prints the same deal on every
@@ -15,16 +10,16 @@ exposed cards, the forced moves, who leads after each trick, and the result.
 
 from __future__ import annotations
 
-import argparse
 import random
-import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import calabrasella as cb
 from calabrasella.scoring import LAST_TRICK_UNITS
 from calabrasella.scoring import plural as _n
 
-__all__ = ["DEFAULT_SEED", "demo", "format_cards", "main"]
+from ._render import format_cards, result_lines, suit_legend
+
+__all__ = ["DEFAULT_SEED", "demo"]
 
 #: The seed the demo uses when none is given.
 DEFAULT_SEED = 7
@@ -33,26 +28,11 @@ DEFAULT_SEED = 7
 _Line = tuple[str, list[cb.Card], str]
 
 
-def format_cards(cards: Iterable[cb.Card], *, symbols: bool = True) -> str:
-    """Return cards in canonical order, the suits two spaces apart (``"-"`` for none).
-
-    Example:
-        >>> format_cards(cb.CardSet.parse("Kc 3s Ad As 7d"))
-        'A♦ 7♦  3♠ A♠  K♣'
-        >>> format_cards(cb.CardSet.parse("Kc 3s"), symbols=False)
-        '3s  Kc'
-    """
-    by_suit: dict[cb.Suit, list[str]] = {}
-    for card in sorted(cards):
-        by_suit.setdefault(card.suit, []).append(card.symbol if symbols else card.code)
-    return "  ".join(" ".join(group) for group in by_suit.values()) or "-"
-
-
 def _header(state: cb.State, seed: int, symbols: bool) -> list[str]:
     """The ruleset, its options, the seed and the dealer; then the hands dealt."""
     rules, deal = state.rules, state.deal
     options = ", ".join(f"{name}={value}" for name, value in rules.options().items())
-    legend = ", ".join(f"{s.symbol if symbols else s.letter} {s.name.lower()}" for s in cb.Suit)
+    legend = suit_legend(symbols=symbols)
     lines = [
         f"calabrasella {cb.__version__}: one deal of {rules.terms.title} between random players",
         f"rules   {rules.name} (version {rules.version}): {options}",
@@ -111,32 +91,8 @@ def _exchange(
 
 def _result(state: cb.State) -> list[str]:
     """The sides' units (and points) and tricks, the contract, the value, payments, notes."""
-    result, terms = state.result, state.rules.terms
-    assert result is not None
-    lines = ["Result"]
-    if result.void or result.declarer is None or result.contract is None:
-        lines.append("  void deal: nobody pays")
-    else:
-        them = " and ".join(str(s) for s in sorted(state.deal.order) if s != result.declarer)
-        for side, units, points, tricks in zip(
-            (f"{terms.declarer} (seat {result.declarer})", f"adversaries (seats {them})"),
-            (result.declarer_units, result.adversary_units),
-            (result.declarer_points, result.adversary_points),
-            (result.declarer_tricks, result.adversary_tricks),
-        ):
-            pts = f" ({_n(points, 'point')})" if terms.points else ""
-            lines.append(f"  {side}: {_n(units, 'unit')}{pts}, {_n(tricks, 'trick')}")
-        contract = " ".join(c.value for c in (result.contract, result.modifier) if c is not None)
-        winner = terms.declarer if result.declarer_won else "adversaries"
-        value = f"{result.value} (the {terms.base})"
-        if result.multiplier != 1:
-            why = f" ({result.bonus.value.replace('_', ' ')})" if result.bonus is not None else ""
-            value = f"{result.value} = {terms.base} {result.base} x {result.multiplier}{why}"
-        lines.append(f"  contract: {contract}; winner: the {winner}")
-        lines.append(f"  value: {value}, paid by or to each adversary")
-    signed = [f"{paid:+d}" if paid else "0" for paid in result.payments]
-    paid = ", ".join(f"seat {seat} {amount}" for seat, amount in enumerate(signed))
-    return [*lines, f"  payments: {paid}", *(f"  note: {note}" for note in result.notes)]
+    assert state.result is not None
+    return result_lines(state.result, state.rules.terms, sorted(state.deal.order))
 
 
 def demo(rules: cb.Ruleset, *, seed: int, dealer: int = 0, symbols: bool = True) -> str:
@@ -203,52 +159,3 @@ def demo(rules: cb.Ruleset, *, seed: int, dealer: int = 0, symbols: bool = True)
         auction.append("  everybody passed: the deal is void")
     sections = [_header(state, seed, symbols), auction, play, _result(state)]
     return "\n\n".join("\n".join(lines) for lines in sections if lines) + "\n"
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``calabrasella`` command; return the exit status (0, or 1 on a broken pipe).
-
-    Raises:
-        SystemExit: For ``--help``, ``--version`` and bad arguments (status 0 or 2);
-            a bad argument of ``demo`` prints the ``demo`` usage.
-
-    Example:
-        >>> main(["demo", "--seed", "7", "--ascii"])  # doctest: +ELLIPSIS
-        calabrasella 0.1.0: one deal of Calabrasella (Cavendish) between random players
-        ...
-          note: he wins 11 from each
-        0
-    """
-    parser = argparse.ArgumentParser(
-        prog="calabrasella",
-        description="Rules engine for Calabrasella (Cavendish) and Calabresella (Terziglio).",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {cb.__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    demo_parser = commands.add_parser(
-        "demo",
-        help="play one seeded deal between random players and print it",
-        description="Play one deal between random players and print the hands, the auction, "
-        "the exchange, every trick and the result. The same seed gives the same deal.",
-    )
-    add = demo_parser.add_argument
-    add("--rules", choices=cb.ruleset_names(), default="cavendish", help="(default: %(default)s)")
-    add("--seed", type=int, default=DEFAULT_SEED, metavar="N", help="(default: %(default)s)")
-    add("--dealer", type=int, default=0, metavar="N", help="the dealer's seat (default: 0)")
-    add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
-    args = parser.parse_args(argv)
-    rules = cb.find_ruleset(args.rules)
-    if not 0 <= args.dealer < rules.players:
-        table = f"0..{rules.players - 1} at a table of {rules.players}"
-        demo_parser.error(f"--dealer {args.dealer}: expected a seat {table}")
-    symbols = not args.ascii
-    try:  # suit symbols only where the output can encode them
-        "".join(suit.symbol for suit in cb.Suit).encode(sys.stdout.encoding or "ascii")
-    except (LookupError, UnicodeEncodeError):
-        symbols = False
-    try:
-        sys.stdout.write(demo(rules, seed=args.seed, dealer=args.dealer, symbols=symbols))
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (``calabrasella demo | head``)
-        return 1
-    return 0

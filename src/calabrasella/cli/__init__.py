@@ -1,0 +1,231 @@
+"""The ``calabrasella`` command.
+
+Usage::
+
+    calabrasella play [--rules NAME] [--option KEY=VALUE]... [--seat N] [--dealer N]
+                      [--seed N] [--opponents random] [--ascii] [--save FILE]
+    calabrasella rules [NAME]...
+    calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
+    calabrasella --version
+
+``python -m calabrasella`` is the same command. ``play`` deals one deal
+and lets a person at the terminal play one seat against two bots, showing
+only that seat's view; ``rules`` lists the registered rulesets with their
+options; ``demo`` plays one seeded deal between random players and prints
+it (see :func:`demo`).
+
+Every command reads from stdin and writes to stdout, and a bad argument or
+file gets a one-line message on stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import builtins
+import random
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import calabrasella as cb
+
+from ._demo import DEFAULT_SEED, demo
+from ._play import OPPONENTS, CommandError, Reader, interpret, make_opponent, play_deal
+from ._render import can_write_symbols, format_cards
+from ._rules import option_info, parse_option_values, rules_text
+
+__all__ = [
+    "DEFAULT_SEED",
+    "OPPONENTS",
+    "CommandError",
+    "demo",
+    "format_cards",
+    "interpret",
+    "main",
+    "make_opponent",
+    "option_info",
+    "parse_option_values",
+    "play_deal",
+    "rules_text",
+]
+
+
+def _terminal_reader(echo: bool) -> Reader:
+    """Read lines with :func:`input`; when stdin is not a terminal, write each line read
+    after its prompt (so a scripted session reads like a typed one). A stdin that
+    cannot be read any more counts as its end."""
+
+    def read(prompt: str) -> str:
+        try:
+            line = builtins.input(prompt)
+        except (OSError, ValueError) as error:  # closed, or gone
+            if isinstance(error, UnicodeDecodeError):
+                raise
+            raise EOFError from None
+        if echo:
+            sys.stdout.write(line + "\n")
+        return line
+
+    return read
+
+
+def _fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """Print the command's usage and a one-line error to stderr; exit 2."""
+    parser.error(message)
+
+
+def _seat_check(parser: argparse.ArgumentParser, rules: cb.Ruleset, flag: str, seat: int) -> None:
+    if not 0 <= seat < rules.players:
+        table = f"0..{rules.players - 1} at a table of {rules.players}"
+        _fail(parser, f"{flag} {seat}: expected a seat {table}")
+
+
+def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    parser = argparse.ArgumentParser(
+        prog="calabrasella",
+        description="Rules engine for Calabrasella (Cavendish) and Calabresella (Terziglio).",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {cb.__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    subs: dict[str, argparse.ArgumentParser] = {}
+
+    play = subs["play"] = commands.add_parser(
+        "play",
+        help="play one deal at the terminal against two bots",
+        description="Deal one deal and play one seat against two bots. You see only what "
+        "your seat may know; choose each move from the menu by its number or by typing it "
+        "('play A♦', 'bid solo', or a card alone). 'help' shows the menu and the score so far; "
+        "'quit' (or the end of input) stops.",
+    )
+    add = play.add_argument
+    add("--rules", default="cavendish", metavar="NAME", help="a ruleset (default: %(default)s)")
+    add(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a ruleset option, e.g. first_lead=after_declarer (repeatable; see 'rules')",
+    )
+    add("--seat", type=int, default=1, metavar="N", help="your seat (default: 1, the eldest hand)")
+    add("--dealer", type=int, default=0, metavar="N", help="the dealer's seat (default: 0)")
+    add("--seed", type=int, metavar="N", help="deal this seed (default: a random one, shown)")
+    add(
+        "--opponents",
+        choices=sorted(OPPONENTS),
+        default="random",
+        help="the bots at the other seats (default: %(default)s)",
+    )
+    add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
+    add("--save", metavar="FILE", help="save the deal as a record when it ends or you quit")
+
+    rules = subs["rules"] = commands.add_parser(
+        "rules",
+        help="list the rulesets and their options, defaults and sources",
+        description="List the registered rulesets (or those named) with each option's "
+        "default, its other values, its meaning and the rule texts it comes from.",
+    )
+    rules.add_argument("names", nargs="*", metavar="NAME", help="only these rulesets")
+
+    demo_parser = subs["demo"] = commands.add_parser(
+        "demo",
+        help="play one seeded deal between random players and print it",
+        description="Play one deal between random players and print the hands, the auction, "
+        "the exchange, every trick and the result. The same seed gives the same deal.",
+    )
+    add = demo_parser.add_argument
+    add("--rules", choices=cb.ruleset_names(), default="cavendish", help="(default: %(default)s)")
+    add("--seed", type=int, default=DEFAULT_SEED, metavar="N", help="(default: %(default)s)")
+    add("--dealer", type=int, default=0, metavar="N", help="the dealer's seat (default: 0)")
+    add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
+    return parser, subs
+
+
+def _ruleset(parser: argparse.ArgumentParser, name: str, pairs: Sequence[str]) -> cb.Ruleset:
+    try:
+        options = parse_option_values(cb.find_ruleset(name), pairs)
+        return cb.find_ruleset(name, **options)
+    except cb.RulesetError as error:
+        _fail(parser, f"--rules {name}: {error}" if not pairs else str(error))
+
+
+def _run_demo(parser: argparse.ArgumentParser, args: Any) -> int:
+    rules = cb.find_ruleset(args.rules)
+    _seat_check(parser, rules, "--dealer", args.dealer)
+    symbols = not args.ascii and can_write_symbols(sys.stdout)
+    sys.stdout.write(demo(rules, seed=args.seed, dealer=args.dealer, symbols=symbols))
+    return 0
+
+
+def _run_play(parser: argparse.ArgumentParser, args: Any, read: Reader | None) -> int:
+    rules = _ruleset(parser, args.rules, args.option)
+    _seat_check(parser, rules, "--dealer", args.dealer)
+    _seat_check(parser, rules, "--seat", args.seat)
+    if rules.players == 4 and args.seat == args.dealer:
+        _fail(parser, f"--seat {args.seat}: the dealer sits out at a table of four")
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    if read is None:
+        reconfigure = getattr(sys.stdin, "reconfigure", None)
+        if reconfigure is not None:  # a line that is not UTF-8 is read, not a traceback
+            reconfigure(errors="replace")
+        read = _terminal_reader(echo=not _isatty(sys.stdin))
+    symbols = not args.ascii and can_write_symbols(sys.stdout)
+    play_deal(
+        rules,
+        seat=args.seat,
+        dealer=args.dealer,
+        seed=seed,
+        opponents=args.opponents,
+        symbols=symbols,
+        read=read,
+        out=sys.stdout,
+    )
+    return 0
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> int:
+    """Run the ``calabrasella`` command; return the exit status.
+
+    0 on success; 1 when the reader of the output goes away (a broken pipe)
+    or a file cannot be written; 2 for a bad file (with a one-line message on
+    stderr). ``read`` replaces :func:`input` for ``play`` (a function taking
+    the prompt and returning a line, raising :class:`EOFError` at the end).
+
+    Raises:
+        SystemExit: For ``--help``, ``--version`` and bad arguments (status 0 or 2);
+            a bad argument of a command prints that command's usage.
+
+    Example:
+        >>> main(["demo", "--seed", "7", "--ascii"])  # doctest: +ELLIPSIS
+        calabrasella 0.1.0: one deal of Calabrasella (Cavendish) between random players
+        ...
+          note: he wins 11 from each
+        0
+    """
+    parser, subs = _build_parser()
+    args = parser.parse_args(argv)
+    command = subs[args.command]
+    try:
+        if args.command == "demo":
+            status = _run_demo(command, args)
+        elif args.command == "play":
+            status = _run_play(command, args, read)
+        else:
+            try:
+                sys.stdout.write(rules_text(args.names))
+            except cb.RulesetError as error:
+                _fail(command, str(error))
+            status = 0
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (``calabrasella demo | head``)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    return status
+

@@ -1,0 +1,218 @@
+"""``calabrasella rules``: the registered rulesets, their options, defaults, values and sources.
+
+Nothing here is declared twice: an option is a field of the ruleset class
+(its default from the field), its values come from the field's type
+(``Literal[...]``, ``bool``) or, for an int, from the values its validator
+accepts among 0..12, and its meaning and sources from the ``Attributes:``
+section of the class docstrings (the class's own first, then its bases').
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+import textwrap
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+import calabrasella as cb
+
+__all__ = ["SOURCES", "OptionInfo", "option_info", "parse_option_values", "rules_text"]
+
+#: The rule texts behind RULES.md that option docs cite as "seed NNN".
+SOURCES = {
+    "000": "Foster, after Cavendish (1890s)",
+    "001": "a modern summary of Calabrasella",
+    "002": "CatsAtCards, Calabrasella and then Calabresella",
+    "003": "a pagat-style page on Calabresella",
+    "004": "a general card-game site's Calabresella",
+}
+
+_SEEDS = re.compile(r"\bseeds? (\d{3}(?:(?:,? and |, )\d{3})*)")
+_ROLE = re.compile(r":\w+:`~?(?:[\w.]*\.)?([\w]+)`")
+
+
+@attrs.frozen
+class OptionInfo:
+    """One option of a ruleset, as ``rules`` lists it.
+
+    Attributes:
+        name: The option's keyword.
+        default: Its default value.
+        values: The values it accepts, when they are few; empty otherwise.
+        doc: What its docstring says (meaning, and the seeds it comes from).
+        seeds: The seeds the doc cites, in order.
+    """
+
+    name: str
+    default: Any
+    values: tuple[Any, ...]
+    doc: str
+    seeds: tuple[str, ...]
+
+
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """Each documented attribute's text, the class's own docs over its bases'."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        text = klass.__dict__.get("__doc__")
+        if isinstance(text, str):
+            docs.update(_attributes_section(inspect.cleandoc(text)))
+    return docs
+
+
+def _attributes_section(doc: str) -> dict[str, str]:
+    entries: dict[str, list[str]] = {}
+    inside, current = False, None
+    for line in doc.splitlines():
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if not inside:
+            inside = stripped == "Attributes:" and indent == 0
+            continue
+        if not stripped:
+            continue
+        if indent == 0:
+            break
+        entry = re.fullmatch(r"(\w+): (.*)", stripped) if indent <= 4 else None
+        if entry:
+            current = entry.group(1)
+            entries[current] = [entry.group(2)]
+        elif current is not None:
+            entries[current].append(stripped)
+    return {name: _plain(" ".join(words)) for name, words in entries.items()}
+
+
+def _plain(text: str) -> str:
+    """Docstring markup as plain text: ``x`` is x, :class:`~a.B` is B."""
+    return _ROLE.sub(r"\1", text).replace("``", "")
+
+
+def _values(cls: type, field: attrs.Attribute[Any], hint: Any) -> tuple[Any, ...]:
+    if typing.get_origin(hint) is typing.Literal:
+        return typing.get_args(hint)
+    if hint is bool or isinstance(field.default, bool):
+        return (field.default, not field.default)
+    if hint is int or type(field.default) is int:
+        fits = []
+        for value in range(13):
+            try:
+                options: dict[str, Any] = {field.alias or field.name: value}
+                cls(**options)
+            except (cb.RulesetError, TypeError, ValueError):
+                continue
+            fits.append(value)
+        return tuple(fits)
+    return ()
+
+
+def option_info(rules: cb.Ruleset) -> list[OptionInfo]:
+    """Return the options of ``rules``'s class: name, default, values, doc and seeds.
+
+    Example:
+        >>> [(o.name, o.default, o.values) for o in option_info(cb.CAVENDISH)][:2]
+        [('players', 3, (3, 4)), ('packet', 4, (1, 2, 3, 4, 6, 12))]
+        >>> option_info(cb.CALABRESELLA)[-1].seeds
+        ('002', '003', '004')
+    """
+    cls = type(rules)
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # a class whose annotations do not resolve: read its defaults only
+        hints = {}
+    docs = _attribute_docs(cls)
+    found = []
+    for field in attrs.fields(cls):
+        if not field.init:
+            continue
+        doc = docs.get(field.alias, "")
+        seeds = tuple(
+            seed for cited in _SEEDS.findall(doc) for seed in re.findall(r"\d{3}", cited)
+        )
+        values = _values(cls, field, hints.get(field.name))
+        default = field.default if field.default is not attrs.NOTHING else None
+        found.append(OptionInfo(field.alias, default, values, doc, tuple(dict.fromkeys(seeds))))
+    return found
+
+
+def parse_option_values(rules: cb.Ruleset, pairs: Sequence[str]) -> dict[str, Any]:
+    """Return ``KEY=VALUE`` texts as options of ``rules``'s class, each value of its default's type.
+
+    ``true``/``false`` (or yes/no, on/off, 1/0) for a flag, digits for a
+    number, the text itself otherwise. An unknown key is passed on as text,
+    for the ruleset to refuse by name.
+
+    Raises:
+        RulesetError: A pair without ``=``, or a value not of the option's type.
+
+    Example:
+        >>> parse_option_values(cb.CALABRESELLA, ["auction=until_two_pass", "follow_suit=no"])
+        {'auction': 'until_two_pass', 'follow_suit': False}
+        >>> parse_option_values(cb.CAVENDISH, ["players=four"])
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.RulesetError: players=four: expected a whole number
+    """
+    defaults: Mapping[str, Any] = {
+        f.alias: f.default for f in attrs.fields(type(rules)) if f.init
+    }
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, equals, text = pair.partition("=")
+        key, text = key.strip(), text.strip()
+        if not equals or not key:
+            raise cb.RulesetError(f"{pair!r}: expected KEY=VALUE, e.g. first_lead=after_declarer")
+        default = defaults.get(key)
+        if isinstance(default, bool):
+            words = {"true": True, "yes": True, "on": True, "1": True}
+            words.update({"false": False, "no": False, "off": False, "0": False})
+            if text.lower() not in words:
+                raise cb.RulesetError(f"{key}={text}: expected true or false")
+            options[key] = words[text.lower()]
+        elif isinstance(default, int):
+            if not re.fullmatch(r"[+-]?\d{1,9}", text):
+                raise cb.RulesetError(f"{key}={text}: expected a whole number")
+            options[key] = int(text)
+        else:
+            options[key] = text
+    return options
+
+
+def rules_text(names: Sequence[str] = (), *, width: int = 79) -> str:
+    """Return the registered rulesets (or those named), each option with its default and values.
+
+    Raises:
+        RulesetError: A name is not a registered ruleset.
+
+    Example:
+        >>> print(rules_text(["cavendish"]).splitlines()[3])
+        cavendish: Calabrasella (Cavendish), rules version 1
+    """
+    chosen = [cb.find_ruleset(name) for name in names] or [
+        cb.find_ruleset(name) for name in cb.ruleset_names()
+    ]
+    lines = [
+        "The rulesets and their options (defaults first). Choose with",
+        "  calabrasella play --rules NAME --option KEY=VALUE ...",
+    ]
+    cited: dict[str, None] = {}
+    wrap = textwrap.TextWrapper(width=width, initial_indent=" " * 6, subsequent_indent=" " * 6)
+    for rules in chosen:
+        summary = _plain((inspect.getdoc(type(rules)) or "").split("\n")[0])
+        lines += ["", f"{rules.name}: {rules.terms.title}, rules version {rules.version}"]
+        if summary:
+            lines.append(f"  {summary}")
+        for option in option_info(rules):
+            others = [v for v in option.values if v != option.default]
+            allowed = f"  (or {', '.join(map(str, others))})" if others else ""
+            lines.append(f"  {option.name}={option.default}{allowed}")
+            if option.doc:
+                lines += wrap.wrap(option.doc)
+            cited.update(dict.fromkeys(option.seeds))
+    if cited:
+        lines += ["", "Sources (the seeds cited above):"]
+        lines += [f"  seed {seed}: {SOURCES.get(seed, 'a rule text')}" for seed in sorted(cited)]
+    return "\n".join(lines) + "\n"
