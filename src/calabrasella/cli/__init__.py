@@ -30,7 +30,16 @@ from typing import Any, NoReturn
 import calabrasella as cb
 
 from ._demo import DEFAULT_SEED, demo
-from ._play import OPPONENTS, CommandError, Reader, interpret, make_opponent, play_deal
+from ._play import (
+    OPPONENTS,
+    CommandError,
+    Opponent,
+    Reader,
+    interpret,
+    make_opponent,
+    play_deal,
+    random_opponent,
+)
 from ._render import can_write_symbols, format_cards
 from ._rules import option_info, parse_option_values, rules_text
 
@@ -38,6 +47,8 @@ __all__ = [
     "DEFAULT_SEED",
     "OPPONENTS",
     "CommandError",
+    "Opponent",
+    "Reader",
     "demo",
     "format_cards",
     "interpret",
@@ -46,6 +57,7 @@ __all__ = [
     "option_info",
     "parse_option_values",
     "play_deal",
+    "random_opponent",
     "rules_text",
 ]
 
@@ -142,10 +154,13 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
 
 def _ruleset(parser: argparse.ArgumentParser, name: str, pairs: Sequence[str]) -> cb.Ruleset:
     try:
-        options = parse_option_values(cb.find_ruleset(name), pairs)
-        return cb.find_ruleset(name, **options)
+        default = cb.find_ruleset(name)
     except cb.RulesetError as error:
-        _fail(parser, f"--rules {name}: {error}" if not pairs else str(error))
+        _fail(parser, f"--rules {name}: {error}")
+    try:
+        return cb.find_ruleset(name, **parse_option_values(default, pairs))
+    except cb.RulesetError as error:
+        _fail(parser, f"--option: {error}")
 
 
 def _run_demo(parser: argparse.ArgumentParser, args: Any) -> int:

@@ -50,7 +50,7 @@ Opponent = Callable[[cb.View], cb.Action]
 
 _QUIT = frozenset({"quit", "q", "exit"})
 _HELP = frozenset({"help", "h", "?", "menu"})
-_NUMBER = re.compile(r"[+-]?\d{1,6}")
+_NUMBER = re.compile(r"[+-]?[0-9]+")
 _LONGEST = 120  # a line longer than this is no move
 
 
@@ -137,7 +137,7 @@ def _interpret(line: str, legal: Sequence[cb.Action], symbols: bool) -> cb.Actio
         raise _Bad(f"type {numbers}, a move such as '{_example(legal, symbols)}', or 'help'")
     if len(text) > _LONGEST:
         raise _Bad(f"that line is {len(text)} characters long: type {numbers}")
-    if text.isdigit() or _NUMBER.fullmatch(text):
+    if _NUMBER.fullmatch(text):
         number = int(text)
         if 1 <= number <= count:
             return legal[number - 1]
@@ -217,7 +217,6 @@ class _Table:
         rules, players = view.rules, view.rules.players
         options = ", ".join(f"{name}={value}" for name, value in rules.options().items())
         eldest = (view.dealer + 1) % players
-        ace = card_text(cb.Card.parse("Ad"), symbols=self.symbols)
         self.say(
             f"calabrasella {cb.__version__}: {rules.terms.title}, you against two {opponents} bots",
             f"rules   {rules.name} (version {rules.version}): {options}",
@@ -225,7 +224,8 @@ class _Table:
             f"you     seat {self.seat}; dealer seat {view.dealer}; eldest hand seat {eldest}"
             + ("; the dealer sits out" if players == 4 else ""),
             f"suits   {suit_legend(symbols=self.symbols)}",
-            f"Type a move's number, or the move ('play {ace}', or the card alone); 'help'; 'quit'.",
+            "Type a move's number, or the move as the menu writes it (a card alone will do);",
+            "'help' shows the menu and the tricks won so far; 'quit' leaves the deal.",
             "",
             *self.hand(view, "Your hand"),
             "",
@@ -245,8 +245,9 @@ class _Table:
                 text += " (no raise)"
             self.say(f"  {self.who(seat)}: {text}")
         if before.declarer is None and view.declarer is not None and view.contract is not None:
+            who = "you are" if view.declarer == self.seat else f"seat {view.declarer} is"
             self.say(
-                f"  => {self.who(view.declarer)} is the {terms.declarer}: {view.contract.value}",
+                f"  => {who} the {terms.declarer}: {view.contract.value}",
                 "",
                 "Exchange",
             )
@@ -269,7 +270,7 @@ class _Table:
         if isinstance(action, cb.Call):
             if view.giver is None:
                 return f"{text} (it is in the {view.rules.terms.stock}: nobody gives anything)"
-            return f"{text} ({self.who(view.giver)} gives it up)"
+            return f"{text} ({self.does(view.giver, 'give')} it up)"
         return text
 
     def _trick_won(self, before: cb.View, view: cb.View) -> None:
