@@ -60,6 +60,7 @@ from .errors import (
 )
 from .match import Cut, Match, MatchError, Transfer, cut_for_seats
 from .phases import Phase
+from .records import Record, from_data, from_json, to_data, to_json
 from .rulesets import (
     CALABRESELLA,
     CAVENDISH,
@@ -111,6 +112,7 @@ __all__ = [
     "Play",
     "Raise",
     "Rank",
+    "Record",
     "RecordError",
     "Result",
     "Revoke",
@@ -134,6 +136,8 @@ __all__ = [
     "cut_for_seats",
     "deal_from",
     "find_ruleset",
+    "from_data",
+    "from_json",
     "is_legal",
     "legal_actions",
     "new_deal",
@@ -146,6 +150,8 @@ __all__ = [
     "settle",
     "shuffled_deal",
     "start",
+    "to_data",
+    "to_json",
     "unregister_ruleset",
     "view",
 ]

@@ -84,7 +84,33 @@ class RulesetOptionError(RulesetError, TypeError):
 
 
 class RecordError(CalabrasellaError, ValueError):
-    """A malformed game record, deal description or replay that does not fit."""
+    """A malformed game record, deal description or replay that does not fit.
+
+    Raised by the loaders of :mod:`calabrasella.records` for anything
+    malformed or forged, with the place in the document and the reason.
+    ``RecordError(message)`` alone works too (``where`` is then empty).
+
+    Attributes:
+        where: Where in the input: a path such as ``"actions[12]"`` or
+            ``"deal.hands[1]"``, or ``"line 7"`` in a text record; empty
+            when the whole input is at fault or no place is known.
+        reason: Why, in words (the message without the place).
+
+    Example:
+        >>> err = RecordError(where="actions[3]", reason="not an action: 'jump'")
+        >>> str(err), err.where
+        ("actions[3]: not an action: 'jump'", 'actions[3]')
+    """
+
+    def __init__(self, message: str = "", *, where: str = "", reason: str = "") -> None:
+        self.where = where
+        self.reason = reason or message
+        if not message:
+            message = f"{where}: {reason}" if where else reason
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (str(self),), {"where": self.where, "reason": self.reason})
 
 
 class StateError(CalabrasellaError, TypeError):

@@ -1,0 +1,170 @@
+"""The plain-data codec of a :class:`~calabrasella.View`: only what the view holds.
+
+Cards are written as codes, another seat's face-down move as
+``{"hidden": kind}``, the rules as name, version and options. Reading checks
+every type and bound (see :mod:`calabrasella._codec`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._codec import (
+    MAX_ITEMS,
+    action,
+    card,
+    cards,
+    codes,
+    fail,
+    integer,
+    ints,
+    items,
+    join,
+    maybe_card,
+    maybe_int,
+    maybe_member,
+    obj,
+    quote,
+    read_result,
+    read_rules,
+    result_data,
+    rules_data,
+    text,
+)
+from .actions import Action, Contract, Modifier
+from .phases import Phase
+from .views import Hidden, View
+
+VIEW_KEYS = ("rules", "seat", "dealer", "phase", "to_move", "hand", "hand_sizes", "stock_size",
+             "declarer", "contract", "modifier", "called", "giver", "given_back", "exposed",
+             "discards", "drawn", "trick", "leader", "tricks_won", "card_units_won", "history",
+             "forced_moves", "legal_actions", "final_stock", "result")  # fmt: skip
+
+
+def entry_data(entry: Action | Hidden) -> str | dict[str, str]:
+    """Return a history entry's action as its text, or ``{"hidden": kind}``."""
+    return {"hidden": entry.kind} if isinstance(entry, Hidden) else str(entry)
+
+
+def read_entry(value: object, where: str) -> Action | Hidden:
+    """Read an action's text or ``{"hidden": kind}``."""
+    if type(value) is dict:
+        kind = text(obj(value, where, ("hidden",))["hidden"], join(where, "hidden"), 40)
+        if not kind.replace("_", "").isalnum() or not kind.isascii():
+            fail(join(where, "hidden"), f"{quote(kind)} is not a kind of move")
+        return Hidden(kind)
+    return action(value, where)
+
+
+def view_data(view: View) -> dict[str, Any]:
+    """Return ``view`` as plain data: only what the view holds."""
+    return {
+        "rules": rules_data(view.rules),
+        "seat": view.seat,
+        "dealer": view.dealer,
+        "phase": view.phase.name.lower(),
+        "to_move": view.to_move,
+        "hand": codes(view.hand),
+        "hand_sizes": list(view.hand_sizes),
+        "stock_size": view.stock_size,
+        "declarer": view.declarer,
+        "contract": None if view.contract is None else view.contract.value,
+        "modifier": None if view.modifier is None else view.modifier.value,
+        "called": None if view.called is None else view.called.code,
+        "giver": view.giver,
+        "given_back": None if view.given_back is None else view.given_back.code,
+        "exposed": codes(view.exposed),
+        "discards": codes(view.discards),
+        "drawn": codes(view.drawn),
+        "trick": [[seat, c.code] for seat, c in view.trick],
+        "leader": view.leader,
+        "tricks_won": list(view.tricks_won),
+        "card_units_won": list(view.card_units_won),
+        "history": [[seat, entry_data(a)] for seat, a in view.history],
+        "forced_moves": [[at, seat, entry_data(a)] for at, seat, a in view.forced_moves],
+        "legal_actions": [str(a) for a in view.legal_actions],
+        "final_stock": None if view.final_stock is None else codes(view.final_stock),
+        "result": None if view.result is None else result_data(view.result),
+    }
+
+
+def _phase(value: object, where: str) -> Phase:
+    word = text(value, where, 20)
+    for phase in Phase:
+        if phase.name.lower() == word:
+            return phase
+    fail(where, f"{quote(value)} is not a phase ({', '.join(p.name.lower() for p in Phase)})")
+
+
+def _pairs_of(value: object, where: str, limit: int, size: int) -> list[list[Any]]:
+    out = []
+    for i, pair in enumerate(items(value, where, limit)):
+        entry = items(pair, f"{where}[{i}]", size)
+        if len(entry) != size:
+            fail(f"{where}[{i}]", f"expected {size} entries, got {len(entry)}")
+        out.append(entry)
+    return out
+
+
+def read_view(value: object, where: str, max_actions: int) -> View:
+    """Read a view's plain data back into an equal :class:`~calabrasella.View`."""
+    d = obj(value, where, VIEW_KEYS)
+
+    def at(key: str) -> str:
+        return join(where, key)
+
+    rules = read_rules(d["rules"], at("rules"))
+    n = rules.players
+    top = n - 1
+    seat = integer(d["seat"], at("seat"), 0, top)
+    hand = cards(d["hand"], at("hand"))
+    sizes = ints(d["hand_sizes"], at("hand_sizes"), n, 0, 16)
+    if sizes[seat] != len(hand):
+        fail(at("hand_sizes"), f"seat {seat} holds {len(hand)} cards, not {sizes[seat]}")
+    trick = _pairs_of(d["trick"], at("trick"), 3, 2)
+    history = _pairs_of(d["history"], at("history"), max_actions, 2)
+    forced = _pairs_of(d["forced_moves"], at("forced_moves"), 64, 3)
+    legal = items(d["legal_actions"], at("legal_actions"), MAX_ITEMS)
+    result = None if d["result"] is None else read_result(d["result"], at("result"))
+    stock = None if d["final_stock"] is None else cards(d["final_stock"], at("final_stock"))
+    return View(
+        rules=rules,
+        seat=seat,
+        dealer=integer(d["dealer"], at("dealer"), 0, top),
+        phase=_phase(d["phase"], at("phase")),
+        to_move=maybe_int(d["to_move"], at("to_move"), 0, top),
+        hand=hand,
+        hand_sizes=sizes,
+        stock_size=integer(d["stock_size"], at("stock_size"), 0, 16),
+        declarer=maybe_int(d["declarer"], at("declarer"), 0, top),
+        contract=maybe_member(d["contract"], at("contract"), Contract),
+        modifier=maybe_member(d["modifier"], at("modifier"), Modifier),
+        called=maybe_card(d["called"], at("called")),
+        giver=maybe_int(d["giver"], at("giver"), 0, top),
+        given_back=maybe_card(d["given_back"], at("given_back")),
+        exposed=cards(d["exposed"], at("exposed")),
+        discards=cards(d["discards"], at("discards")),
+        drawn=cards(d["drawn"], at("drawn")),
+        trick=tuple(
+            (integer(s, f"{where}.trick[{i}][0]", 0, top), card(c, f"{where}.trick[{i}][1]"))
+            for i, (s, c) in enumerate(trick)
+        ),
+        leader=integer(d["leader"], at("leader"), 0, top),
+        tricks_won=ints(d["tricks_won"], at("tricks_won"), n, 0, 12),
+        card_units_won=ints(d["card_units_won"], at("card_units_won"), n, 0, 35),
+        history=tuple(
+            (integer(s, f"{where}.history[{i}][0]", 0, top), read_entry(a, f"{where}.history[{i}][1]"))
+            for i, (s, a) in enumerate(history)
+        ),
+        forced_moves=tuple(
+            (
+                integer(k, f"{where}.forced_moves[{i}][0]", 0, max_actions),
+                integer(s, f"{where}.forced_moves[{i}][1]", 0, top),
+                read_entry(a, f"{where}.forced_moves[{i}][2]"),
+            )
+            for i, (k, s, a) in enumerate(forced)
+        ),
+        legal_actions=tuple(action(a, f"{where}.legal_actions[{i}]") for i, a in enumerate(legal)),
+        final_stock=stock,
+        result=result,
+    )
