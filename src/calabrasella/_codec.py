@@ -452,8 +452,8 @@ def read_result(value: object, where: str) -> Result:
         modifier=maybe_member(data["modifier"], join(where, "modifier"), Modifier),
         winner=maybe_member(data["winner"], join(where, "winner"), Side),
         bonus=maybe_member(data["bonus"], join(where, "bonus"), Bonus),
-        payments=tuple(integer(p, f"{where}.payments[{i}]", -_BIG, _BIG) for i, p in enumerate(payments)),
-        notes=tuple(text(n, f"{where}.notes[{i}]") for i, n in enumerate(notes)),
+        payments=tuple(integer(p, f"{join(where, 'payments')}[{i}]", -_BIG, _BIG) for i, p in enumerate(payments)),
+        notes=tuple(text(n, f"{join(where, 'notes')}[{i}]") for i, n in enumerate(notes)),
         **{key: integer(data[key], join(where, key), 0, _BIG) for key in _RESULT_INTS},
     )
 
@@ -472,7 +472,7 @@ def read_cut(value: object, where: str, players: int) -> Cut:
     data = obj(value, where, ("rounds", "order"))
     rounds = []
     for i, entry in enumerate(items(data["rounds"], join(where, "rounds"), 64)):
-        at = f"{where}.rounds[{i}]"
+        at = f"{join(where, 'rounds')}[{i}]"
         pairs = []
         for j, pair in enumerate(items(entry, at, players)):
             p = items(pair, f"{at}[{j}]", 2)

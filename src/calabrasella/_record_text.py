@@ -58,9 +58,10 @@ if TYPE_CHECKING:
 MAX_LINE = 1200
 _SECTIONS = ("hands", "auction", "exchange", "play", "result")
 _TAG = re.compile(r'\[([A-Za-z][A-Za-z0-9_-]*)[ \t]+"((?:[^"\\]|\\.)*)"\]')
-_SEAT = re.compile(r"seat[ \t]+(\d{1,2})[ \t]*:(.*)", re.IGNORECASE)
-_LABEL = re.compile(r"(?:seat[ \t]+(\d{1,2})|(stock))[ \t]*(\(dealer\))?(.*)", re.IGNORECASE)
-_NUMBER = re.compile(r"-?\d{1,9}")
+_SEAT = re.compile(r"seat[ \t]+([0-9]{1,2})[ \t]*:(.*)", re.IGNORECASE)
+_LABEL = re.compile(r"(?:seat[ \t]+([0-9]{1,2})|(stock))[ \t]*(\(dealer\))?(.*)", re.IGNORECASE)
+_NUMBER = re.compile(r"-?[0-9]{1,9}")
+_SMALL = re.compile(r"[0-9]{1,3}")
 _PLAIN = re.compile(r"[A-Za-z0-9_.+-]+")
 _SUITS = {suit.letter: suit for suit in Suit}
 _RANKS = {rank.char: rank for rank in Rank}
@@ -354,15 +355,15 @@ def _read_trick(p: _Parsed, line: str, number: int) -> None:
     head, dot, rest = line.partition(".")
     label, colon, body = rest.partition(":")
     words = label.split()
-    if not (dot and colon and head.isdigit() and len(head) < 4 and len(words) == 3
-            and words[0].lower() == "seat" and words[1].isdigit() and len(words[1]) < 3
+    if not (dot and colon and _SMALL.fullmatch(head) and len(words) == 3
+            and words[0].lower() == "seat" and _SMALL.fullmatch(words[1])
             and words[2].lower() == "leads"):  # fmt: skip
         _fail(number, f"expected a trick such as '1. seat 2 leads: Ad, 3d, 4d -> seat 0', got {_codec.quote(line)}")
     winner: int | None = None
     if "->" in body:
         body, _, tail = body.rpartition("->")
         won = tail.split()
-        if len(won) != 2 or won[0].lower() != "seat" or not won[1].isdigit() or len(won[1]) > 2:
+        if len(won) != 2 or won[0].lower() != "seat" or not _SMALL.fullmatch(won[1]):
             _fail(number, f"expected '-> seat N' after the cards, got {_codec.quote(tail.strip())}")
         winner = int(won[1])
     start = len(p.actions)
@@ -458,7 +459,7 @@ def _dealer(p: _Parsed, reserved: dict[str, tuple[str, str, int]]) -> int:
             _fail(p.hands_line or 1, 'no [Dealer "N"] tag and no seat marked (dealer)')
         return mark[0]
     _, text, line = reserved["dealer"]
-    if not text.isdigit() or len(text) > 2:
+    if not _SMALL.fullmatch(text):
         _fail(line, f"expected a seat number, got {_codec.quote(text)}")
     dealer = int(text)
     if mark is not None and mark[0] != dealer:

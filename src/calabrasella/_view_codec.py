@@ -146,25 +146,25 @@ def read_view(value: object, where: str, max_actions: int) -> View:
         discards=cards(d["discards"], at("discards")),
         drawn=cards(d["drawn"], at("drawn")),
         trick=tuple(
-            (integer(s, f"{where}.trick[{i}][0]", 0, top), card(c, f"{where}.trick[{i}][1]"))
+            (integer(s, f"{join(where, 'trick')}[{i}][0]", 0, top), card(c, f"{join(where, 'trick')}[{i}][1]"))
             for i, (s, c) in enumerate(trick)
         ),
         leader=integer(d["leader"], at("leader"), 0, top),
         tricks_won=ints(d["tricks_won"], at("tricks_won"), n, 0, 12),
         card_units_won=ints(d["card_units_won"], at("card_units_won"), n, 0, 35),
         history=tuple(
-            (integer(s, f"{where}.history[{i}][0]", 0, top), read_entry(a, f"{where}.history[{i}][1]"))
+            (integer(s, f"{join(where, 'history')}[{i}][0]", 0, top), read_entry(a, f"{join(where, 'history')}[{i}][1]"))
             for i, (s, a) in enumerate(history)
         ),
         forced_moves=tuple(
             (
-                integer(k, f"{where}.forced_moves[{i}][0]", 0, max_actions),
-                integer(s, f"{where}.forced_moves[{i}][1]", 0, top),
-                read_entry(a, f"{where}.forced_moves[{i}][2]"),
+                integer(k, f"{join(where, 'forced_moves')}[{i}][0]", 0, max_actions),
+                integer(s, f"{join(where, 'forced_moves')}[{i}][1]", 0, top),
+                read_entry(a, f"{join(where, 'forced_moves')}[{i}][2]"),
             )
             for i, (k, s, a) in enumerate(forced)
         ),
-        legal_actions=tuple(action(a, f"{where}.legal_actions[{i}]") for i, a in enumerate(legal)),
+        legal_actions=tuple(action(a, f"{join(where, 'legal_actions')}[{i}]") for i, a in enumerate(legal)),
         final_stock=stock,
         result=result,
     )

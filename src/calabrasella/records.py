@@ -404,11 +404,15 @@ def _record_body(record: Record, *, tags: bool) -> dict[str, Any]:
     return body
 
 
-def _read_record(value: object, where: str, max_actions: int, *, tags: bool) -> Record:
+def _read_record(
+    value: object, where: str, max_actions: int, *, tags: bool, rules_of: Ruleset | None = None
+) -> Record:
     keys = ("rules", "deal", "actions")
     data = _codec.obj(value, where, keys, ("result", "tags") if tags else ("result",))
     rules = _codec.obj(data["rules"], join(where, "rules"), ("name", "version", "options"))
-    _codec.build_rules(rules["name"], rules["version"], rules["options"], join(where, "rules"))
+    built = _codec.build_rules(rules["name"], rules["version"], rules["options"], join(where, "rules"))
+    if rules_of is not None and built != rules_of:
+        fail(join(where, "rules"), f"{built!r} is not the match's rules {rules_of!r}")
     deal = _codec.read_deal(data["deal"], join(where, "deal"))
     at = join(where, "actions")
     listed = _codec.items(data["actions"], at, max_actions)
@@ -448,20 +452,27 @@ def _read_match(value: object, max_actions: int, max_deals: int) -> Match:
     rules = _codec.read_rules(data["rules"], "rules")
     n = rules.players
     seating = _codec.ints(data["seating"], "seating", n, 0, n - 1)
+    if sorted(seating) != list(range(n)):
+        fail("seating", f"{list(seating)} is not a permutation of the players 0..{n - 1}")
     deals = _codec.maybe_int(data["deals"], "deals", 1, 10**9)
     first = _codec.integer(data["first_dealer"], "first_dealer", 0, n - 1)
     cut = None if data["cut"] is None else _codec.read_cut(data["cut"], "cut", n)
+    listed = _codec.items(data["finished"], "finished", max_deals)
+    if deals is not None and len(listed) > deals:
+        fail("finished", f"{len(listed)} deals played of {deals} agreed")
     finished = []
-    for i, entry in enumerate(_codec.items(data["finished"], "finished", max_deals)):
-        record = _read_record(entry, f"finished[{i}]", max_actions, tags=False)
-        if record.rules != rules:
-            fail(f"finished[{i}].rules", "not the match's rules")
+    for i, entry in enumerate(listed):
+        record = _read_record(entry, f"finished[{i}]", max_actions, tags=False, rules_of=rules)
+        if record.dealer != (first + i) % n:
+            fail(f"finished[{i}].deal.dealer", f"seat {(first + i) % n} deals deal {i + 1}, not seat {record.dealer}")
+        if not record.is_over:
+            fail(f"finished[{i}].actions", "the deal is not over")
         finished.append(record.replay())
     try:
         match = Match(rules=rules, seating=seating, deals=deals, first_dealer=first,
                       finished=tuple(finished), cut=cut)  # fmt: skip
-    except RulesetError as error:  # pragma: no cover - read_rules built a ruleset
-        fail("rules", str(error))
+    except (RulesetError, RecordError) as error:  # pragma: no cover - checked above
+        fail("", str(error))
     if "totals" in data and _codec.ints(data["totals"], "totals", n, -(10**12), 10**12) != match.totals:
         fail("totals", f"the match's deals give {list(match.totals)}")
     return match
@@ -531,7 +542,7 @@ def from_data(
         >>> cb.from_data(cb.to_data(s), cb.State) == s
         True
     """
-    name = _NAMES.get(cast(type, kind))
+    name = _NAMES.get(kind) if isinstance(kind, type) else None
     if name is None:
         fail("", f"cannot read a {quote(kind)}: expected State, View, Result, Record or Match")
     if type(data) is not dict:
