@@ -1,10 +1,12 @@
-"""Hypothesis profiles: "ci" (the default, and always when CI is set), "dev" and "nightly".
+"""Hypothesis profiles: "ci" (the default, and always when CI is set), "dev", "nightly" and "fuzz".
 
 ``HYPOTHESIS_PROFILE=dev pytest tests/property`` runs many more examples;
 ``HYPOTHESIS_PROFILE=nightly pytest tests/property`` runs far more still, with
-fresh random examples on every run. When the ``CI`` environment variable is
-set the "ci" profile is used whatever ``HYPOTHESIS_PROFILE`` says, so CI runs
-stay small and reproducible (a nightly job unsets ``CI`` to run "nightly").
+fresh random examples on every run; ``HYPOTHESIS_PROFILE=fuzz`` runs 100,000
+examples a test, for the record fuzzing (``tests/property/test_record_fuzz.py``).
+When the ``CI`` environment variable is set the "ci" profile is used whatever
+``HYPOTHESIS_PROFILE`` says, so CI runs stay small and reproducible (a nightly
+job unsets ``CI`` to run "nightly").
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ settings.register_profile(
     deadline=None,
     max_examples=20_000,
     print_blob=True,  # a failure prints the @reproduce_failure line to replay it
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+settings.register_profile(
+    "fuzz",  # the record fuzzing, by hand: HYPOTHESIS_PROFILE=fuzz pytest tests/property/test_record_fuzz.py
+    derandomize=False,
+    deadline=None,
+    max_examples=100_000,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 
