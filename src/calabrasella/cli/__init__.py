@@ -4,14 +4,17 @@ Usage::
 
     calabrasella play [--rules NAME] [--option KEY=VALUE]... [--seat N] [--dealer N]
                       [--seed N] [--opponents random] [--ascii] [--save FILE]
+    calabrasella replay FILE [--step] [--ascii]
+    calabrasella show FILE
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella --version
 
 ``python -m calabrasella`` is the same command. ``play`` deals one deal
 and lets a person at the terminal play one seat against two bots, showing
-only that seat's view; ``rules`` lists the registered rulesets with their
-options; ``demo`` plays one seeded deal between random players and prints
+only that seat's view, and can save the deal as a record; ``replay``
+steps through a saved record (or state) and ``show`` prints it as text;
+``rules`` lists the registered rulesets with their options; ``demo`` plays one seeded deal between random players and prints
 it (see :func:`demo`).
 
 Every command reads from stdin and writes to stdout, and a bad argument or
@@ -22,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import builtins
+import datetime
 import random
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import calabrasella as cb
@@ -41,24 +46,29 @@ from ._play import (
     random_opponent,
 )
 from ._render import can_write_symbols, format_cards
+from ._replay import FileProblem, load_record, replay_record, show_record
 from ._rules import option_info, parse_option_values, rules_text
 
 __all__ = [
     "DEFAULT_SEED",
     "OPPONENTS",
     "CommandError",
+    "FileProblem",
     "Opponent",
     "Reader",
     "demo",
     "format_cards",
     "interpret",
+    "load_record",
     "main",
     "make_opponent",
     "option_info",
     "parse_option_values",
     "play_deal",
     "random_opponent",
+    "replay_record",
     "rules_text",
+    "show_record",
 ]
 
 
@@ -128,7 +138,29 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         help="the bots at the other seats (default: %(default)s)",
     )
     add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
-    add("--save", metavar="FILE", help="save the deal as a record when it ends or you quit")
+    add(
+        "--save",
+        metavar="FILE",
+        help="save the deal as a record when it ends or you quit (JSON; text if FILE ends in .txt)",
+    )
+
+    replay = subs["replay"] = commands.add_parser(
+        "replay",
+        help="step through a saved deal, action by action",
+        description="Print a saved deal (a JSON record or state, or a text record): the hands, "
+        "then each action with what the table sees after it, then the result.",
+    )
+    replay.add_argument("file", metavar="FILE", help="the record or state to replay")
+    replay.add_argument("--step", action="store_true", help="wait for Enter before each action")
+    replay.add_argument("--ascii", action="store_true", help="write suits as letters (d h s c)")
+
+    show = subs["show"] = commands.add_parser(
+        "show",
+        help="print a saved deal as a record's text",
+        description="Print a saved deal (a JSON record or state, or a text record) in the "
+        "record's text form: tags, hands, auction, exchange, tricks and result.",
+    )
+    show.add_argument("file", metavar="FILE", help="the record or state to show")
 
     rules = subs["rules"] = commands.add_parser(
         "rules",
@@ -179,12 +211,11 @@ def _run_play(parser: argparse.ArgumentParser, args: Any, read: Reader | None) -
         _fail(parser, f"--seat {args.seat}: the dealer sits out at a table of four")
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     if read is None:
-        reconfigure = getattr(sys.stdin, "reconfigure", None)
-        if reconfigure is not None:  # a line that is not UTF-8 is read, not a traceback
-            reconfigure(errors="replace")
-        read = _terminal_reader(echo=not _isatty(sys.stdin))
+        read = _stdin_reader()
+    if args.save is not None:
+        _check_target(parser, args.save)
     symbols = not args.ascii and can_write_symbols(sys.stdout)
-    play_deal(
+    state = play_deal(
         rules,
         seat=args.seat,
         dealer=args.dealer,
@@ -194,6 +225,57 @@ def _run_play(parser: argparse.ArgumentParser, args: Any, read: Reader | None) -
         read=read,
         out=sys.stdout,
     )
+    if args.save is None:
+        return 0
+    tags = {
+        "event": "calabrasella play",
+        "date": datetime.date.today().isoformat(),
+        "player": f"seat {args.seat} at the terminal",
+        "opponents": f"{args.opponents} bots",
+        "seed": str(seed),
+    }
+    try:
+        record = cb.Record.from_state(state, tags=tags)
+        text = record.to_text() if args.save.endswith(".txt") else cb.to_json(record, indent=2)
+        Path(args.save).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except (OSError, cb.RecordError) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else error
+        sys.stderr.write(f"calabrasella play: cannot save the deal to {args.save}: {why}\n")
+        return 1
+    sys.stdout.write(f"Saved the deal to {args.save}.\n")
+    return 0
+
+
+def _check_target(parser: argparse.ArgumentParser, path: str) -> None:
+    """Refuse, before the deal, a --save FILE that cannot be a file."""
+    target = Path(path)
+    if target.is_dir():
+        _fail(parser, f"--save {path}: is a directory")
+    if not target.parent.is_dir():
+        _fail(parser, f"--save {path}: no directory {str(target.parent)!r}")
+
+
+def _stdin_reader() -> Reader:
+    """:func:`input`, reading a line that is not UTF-8 as text, echoing it when not a terminal."""
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    return _terminal_reader(echo=not _isatty(sys.stdin))
+
+
+def _run_file(command: str, args: Any, read: Reader | None) -> int:
+    """``replay`` and ``show``: a bad file is one line on stderr and status 2."""
+    try:
+        record = load_record(args.file)
+    except FileProblem as problem:
+        sys.stderr.write(f"calabrasella {command}: {problem}\n")
+        return 2
+    if command == "show":
+        sys.stdout.write(show_record(record))
+        return 0
+    step = (read if read is not None else _stdin_reader()) if args.step else None
+    symbols = not args.ascii and can_write_symbols(sys.stdout)
+    replay_record(record, out=sys.stdout, symbols=symbols, step=step)
     return 0
 
 
@@ -208,9 +290,11 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
     """Run the ``calabrasella`` command; return the exit status.
 
     0 on success; 1 when the reader of the output goes away (a broken pipe)
-    or a file cannot be written; 2 for a bad file (with a one-line message on
-    stderr). ``read`` replaces :func:`input` for ``play`` (a function taking
-    the prompt and returning a line, raising :class:`EOFError` at the end).
+    or ``play --save`` cannot write its file; 2 for a file ``replay`` or
+    ``show`` cannot read (with a one-line message on stderr). ``read``
+    replaces :func:`input` for ``play`` and ``replay --step`` (a function
+    taking the prompt and returning a line, raising :class:`EOFError` at the
+    end).
 
     Raises:
         SystemExit: For ``--help``, ``--version`` and bad arguments (status 0 or 2);
@@ -231,6 +315,8 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
             status = _run_demo(command, args)
         elif args.command == "play":
             status = _run_play(command, args, read)
+        elif args.command in ("replay", "show"):
+            status = _run_file(args.command, args, read)
         else:
             try:
                 sys.stdout.write(rules_text(args.names))

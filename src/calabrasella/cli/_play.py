@@ -180,6 +180,7 @@ def _example(legal: Sequence[cb.Action], symbols: bool) -> str:
 _TASKS = {
     cb.Phase.BIDDING: "bid or pass",
     cb.Phase.CALLING: "call a card",
+    cb.Phase.DISCARDING: "discard a card",
     cb.Phase.RAISING: "raise or pass",
     cb.Phase.PLAYING: "play a card",
 }
@@ -321,9 +322,8 @@ class _Table:
         lines = []
         if view.declarer is not None and view.contract is not None:
             raised = f" {view.modifier.value}" if view.modifier is not None else ""
-            lines.append(
-                f"  {self.who(view.declarer)} is the {terms.declarer}: {view.contract.value}{raised}"
-            )
+            who = "you are" if view.declarer == self.seat else f"seat {view.declarer} is"
+            lines.append(f"  {who} the {terms.declarer}: {view.contract.value}{raised}")
         if view.called is not None:
             lines.append(f"  called: {card_text(view.called, symbols=self.symbols)}")
         if view.given_back is not None:
@@ -342,13 +342,13 @@ class _Table:
         return lines
 
     def menu(self, view: cb.View) -> list[str]:
-        task = _TASKS.get(view.phase)
-        if task is None:
-            task = view.phase.name.lower().replace("_", " ")
-            if view.phase is cb.Phase.GIVING_BACK and view.giver is not None:
-                task = f"give a card back to {self.who(view.giver)}"
-            elif cb.Done() in view.legal_actions:
-                task += " (or done)"
+        task = _TASKS.get(view.phase, view.phase.name.lower().replace("_", " "))
+        if view.phase is cb.Phase.GIVING_BACK and view.giver is not None:
+            task = f"give a card back to {self.who(view.giver)}"
+        elif view.phase is cb.Phase.TAKING:
+            task = f"take a card from the {view.rules.terms.stock}"
+        if cb.Done() in view.legal_actions:
+            task += ", or done"
         choices = [action_text(a, symbols=self.symbols) for a in view.legal_actions]
         return [f"Your turn, seat {self.seat}: {task}", *menu_lines(choices)]
 
