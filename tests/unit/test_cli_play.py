@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import random
 import re
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 
@@ -286,6 +287,46 @@ def test_ctrl_c_at_the_prompt_leaves_cleanly() -> None:
     assert out.getvalue().endswith("\nYou left the deal unfinished.\n")
 
 
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte"), "not UTF-8 text"),
+        (OSError(5, "Input/output error"), None),
+    ],
+)
+def test_a_reader_that_keeps_failing_ends_the_deal(error: Exception, said: str | None) -> None:
+    """Undecodable lines are refused a few times, then the deal is left; a gone input ends it."""
+    calls = []
+
+    def failing(prompt: str) -> str:
+        calls.append(prompt)
+        raise error
+
+    out = io.StringIO()
+    left = cli.play_deal(cb.CAVENDISH, seat=1, seed=7, read=failing, out=out)
+    assert left == cb.new_deal(cb.CAVENDISH, seed=7)
+    text = out.getvalue()
+    assert text.endswith("\nYou left the deal unfinished.\n")
+    if said is None:
+        assert len(calls) == 1
+    else:
+        assert len(calls) == 21
+        assert text.count(f"could not read that line (it is {said}): type it again\n") == 20
+
+
+def test_the_installed_command_plays_a_deal_from_a_pipe() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "calabrasella", "play", "--seed", "5", "--rules", "calabresella"],
+        input="1\n" * 60,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "\nResult\n" in done.stdout and "\n> 1\n" in done.stdout
+
+
 def test_a_line_that_is_not_utf8_is_read_as_text(monkeypatch: pytest.MonkeyPatch) -> None:
     raw = io.BytesIO(b"\xff\xfe\x80\n2\n" + b"1\n" * 50)
     stdout = io.StringIO()
@@ -316,7 +357,7 @@ def test_a_card_that_fits_several_moves_asks_which() -> None:
 
 
 def test_a_single_move_menu_asks_for_1() -> None:
-    with pytest.raises(ValueError, match=r"^there is no move 2: type 1$"):
+    with pytest.raises(cli.CommandError, match=r"^there is no move 2: type 1$"):
         cli.interpret("2", (cb.Pass(),))
 
 

@@ -55,7 +55,11 @@ _LONGEST = 120  # a line longer than this is no move
 
 
 class CommandError(cb.CalabrasellaError, ValueError):
-    """A command-line request that cannot be carried out: an unknown bot, a seat that sits out."""
+    """A command-line request that cannot be carried out; the message is one line.
+
+    An unknown bot, a seat that sits out, a line that chooses no move, a file
+    that is not a record (:class:`~calabrasella.cli.FileProblem`).
+    """
 
 
 class _Bad(Exception):
@@ -111,7 +115,7 @@ def interpret(line: str, legal: Sequence[cb.Action], *, symbols: bool = True) ->
     ``"pass"``), or a card alone when exactly one legal move uses it.
 
     Raises:
-        ValueError: The line chooses no legal move; the message, one line,
+        CommandError: The line chooses no legal move; the message, one line,
             says why and what to type.
 
     Example:
@@ -121,12 +125,12 @@ def interpret(line: str, legal: Sequence[cb.Action], *, symbols: bool = True) ->
         >>> interpret("3", legal)
         Traceback (most recent call last):
         ...
-        ValueError: there is no move 3: type a number from 1 to 2
+        calabrasella.cli._play.CommandError: there is no move 3: type a number from 1 to 2
     """
     try:
         return _interpret(line, legal, symbols)
     except _Bad as bad:
-        raise ValueError(str(bad)) from None
+        raise CommandError(str(bad)) from None
 
 
 def _interpret(line: str, legal: Sequence[cb.Action], symbols: bool) -> cb.Action:
@@ -415,14 +419,20 @@ def play_deal(
 def _ask(view: cb.View, table: _Table, read: Reader) -> cb.Action | None:
     """Ask until a line chooses a legal move; ``None`` for quit or the end of input."""
     table.say(*table.situation(view), *table.menu(view))
+    unreadable = 0
     while True:
         try:
             line = read("> ")
         except (EOFError, KeyboardInterrupt):
             return None
-        except (UnicodeDecodeError, OSError) as error:  # a line that is not text
-            table.say(f"could not read that line ({type(error).__name__}): type it again")
+        except UnicodeDecodeError:  # a line that is not text: ask again, a few times
+            unreadable += 1
+            if unreadable > 20:
+                return None
+            table.say("could not read that line (it is not UTF-8 text): type it again")
             continue
+        except OSError:  # the input is gone
+            return None
         words = " ".join(line.split()).lower()
         if words in _QUIT:
             return None
