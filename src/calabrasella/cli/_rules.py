@@ -22,7 +22,7 @@ import calabrasella as cb
 
 __all__ = ["SOURCES", "OptionInfo", "option_info", "parse_option_values", "rules_text"]
 
-#: The rule texts behind RULES.md that option docs cite as "seed NNN".
+#: The rule texts (seeds) the rules page names, which option docs cite as "seed NNN".
 SOURCES = {
     "000": "Foster, after Cavendish (1890s)",
     "001": "a modern summary of Calabrasella",
