@@ -1,0 +1,207 @@
+"""The heuristic bot's arithmetic: card masks, a hand's value, and a reading of a view.
+
+Cards are their indices 0..39 (``suit * 10 + position``, position 0 for the 3
+and 9 for the 4, so a lower index ranks higher within a suit) and sets of
+cards are int masks, as inside the engine; only the public API is used to
+read them (``Card.index``, ``CardSet.mask``).
+
+A hand's *value* is a rough count of the units its holder can expect to win
+in tricks: each card's chance of winning a trick (sure for a top card, less
+for each higher card missing, far less when it is not guarded by as many
+lower cards), times its units plus one for what the trick brings, and a
+bonus for length beyond three cards (long suits make tricks once the high
+cards are gone). It is additive over suits, so it is a table lookup per suit.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import calabrasella as cb
+
+__all__ = [
+    "FULL",
+    "SUIT_MASKS",
+    "UNITS",
+    "Reading",
+    "above",
+    "bits",
+    "card_loss",
+    "hand_value",
+    "read_view",
+    "suit_length",
+]
+
+FULL = (1 << 40) - 1
+SUIT_MASKS = tuple(0x3FF << (10 * s) for s in range(4))
+UNITS = tuple(card.units for card in cb.DECK)
+_POSITION_UNITS = UNITS[:10]
+
+
+def bits(mask: int) -> list[int]:
+    """Return the card indices in ``mask``, highest rank of the first suit first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def above(index: int) -> int:
+    """Return the mask of the cards of ``index``'s suit that rank above it."""
+    base = index - index % 10
+    return ((1 << index) - 1) & ~((1 << base) - 1)
+
+
+def suit_length(mask: int, suit: int) -> int:
+    """Return how many cards of ``suit`` are in ``mask``."""
+    return (mask & SUIT_MASKS[suit]).bit_count()
+
+
+def _suit_value(held: int) -> float:
+    """The value of the cards of one suit, ``held`` a 10-bit mask by position."""
+    positions = [p for p in range(10) if held >> p & 1]
+    length = len(positions)
+    value = 0.0
+    for k, p in enumerate(positions):
+        missing = p - k  # higher cards this hand does not hold
+        guards = length - 1 - k  # lower cards to play while they fall
+        if missing == 0:
+            chance = 1.0
+        elif guards >= missing:
+            chance = 0.55**missing
+        else:
+            chance = 0.2**missing
+        value += chance * (_POSITION_UNITS[p] + 1.0)
+    if length > 3:
+        value += 0.8 * (length - 3)
+    return value
+
+
+_SUIT_VALUES = tuple(_suit_value(held) for held in range(1024))
+
+
+def hand_value(mask: int) -> float:
+    """Return the value of the hand ``mask``: the units its holder may expect to win."""
+    table = _SUIT_VALUES
+    return (
+        table[mask & 0x3FF]
+        + table[mask >> 10 & 0x3FF]
+        + table[mask >> 20 & 0x3FF]
+        + table[mask >> 30 & 0x3FF]
+    )
+
+
+def card_loss(mask: int, index: int) -> float:
+    """Return how much the hand ``mask`` loses in value without the card ``index``."""
+    shift = index - index % 10
+    held = mask >> shift & 0x3FF
+    return _SUIT_VALUES[held] - _SUIT_VALUES[held & ~(1 << (index - shift))]
+
+
+class Reading(NamedTuple):
+    """What a seat can tell of a deal in play from its view.
+
+    Attributes:
+        me: The seat.
+        declarer: The declarer's seat.
+        partner: The other adversary, or -1 for the declarer.
+        hand: The seat's cards.
+        played: Every card played so far, the current trick's included.
+        unseen: The cards that may be in another seat's hand: neither in
+            this hand, nor played, nor known to lie in the stock.
+        voids: For each seat, a 4-bit mask of the suits it has shown out of.
+        trick: The current trick as (seat, card index), from the leader's.
+        after: The seats still to play to this trick after this one.
+        tricks_left: Tricks still to play, the current one included.
+        follow: Whether the rules make a seat follow suit.
+    """
+
+    me: int
+    declarer: int
+    partner: int
+    hand: int
+    played: int
+    unseen: int
+    voids: tuple[int, ...]
+    trick: tuple[tuple[int, int], ...]
+    after: tuple[int, ...]
+    tricks_left: int
+    follow: bool
+
+
+def active_order(view: cb.View) -> tuple[int, int, int]:
+    """Return the three active seats in turn order from the eldest hand."""
+    n, d = view.rules.players, view.dealer
+    return ((d + 1) % n, (d + 2) % n, (d + 3) % n)
+
+
+def _known_stock(view: cb.View) -> int:
+    """The stock cards this seat knows: its own discards, and exposed cards nobody took."""
+    taken = 0
+    for _, action in view.history:
+        if type(action) is cb.Take:
+            taken |= 1 << action.card.index
+    for _, _, action in view.forced_moves:
+        if type(action) is cb.Take:
+            taken |= 1 << action.card.index
+    return view.discards.mask | (view.exposed.mask & ~taken)
+
+
+def read_view(view: cb.View) -> Reading:
+    """Return what ``view`` tells of the deal (call it in the play only).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> s = cb.new_deal(cb.CALABRESELLA, seed=3)
+        >>> s = cb.apply(s, cb.Bid(cb.Contract.SOLISSIMO))
+        >>> s = cb.apply(s, cb.Pass())
+        >>> r = read_view(s.view(2))
+        >>> r.declarer, r.partner, r.tricks_left, r.unseen.bit_count()
+        (1, 0, 12, 28)
+    """
+    me = view.seat
+    declarer = view.declarer if view.declarer is not None else -1
+    order = active_order(view)
+    partner = -1 if me == declarer else next(s for s in order if s not in (me, declarer))
+    follow = bool(view.rules.options().get("follow_suit", True))
+    played = 0
+    voids = [0] * view.rules.players
+    trick_cards: list[tuple[int, int]] = []
+    nxt = {order[k]: order[(k + 1) % 3] for k in range(3)}
+    irregular = False
+    for seat, action in view.history:
+        kind = type(action)
+        if kind is cb.Play or kind is cb.Revoke:
+            index = action.card.index  # type: ignore[union-attr]
+            played |= 1 << index
+            irregular |= kind is cb.Revoke
+            if trick_cards and follow and not irregular and index // 10 != trick_cards[0][1] // 10:
+                voids[seat] |= 1 << (trick_cards[0][1] // 10)
+            trick_cards.append((seat, index))
+            if len(trick_cards) == 3:
+                trick_cards = []
+        elif kind is cb.OutOfTurn:
+            irregular = True
+    trick = tuple((seat, card.index) for seat, card in view.trick)
+    hand = view.hand.mask
+    outstanding = FULL & ~hand & ~played & ~_known_stock(view)
+    after: list[int] = []
+    seat = nxt[me]
+    while len(trick) + 1 + len(after) < 3:
+        after.append(seat)
+        seat = nxt[seat]
+    return Reading(
+        me=me,
+        declarer=declarer,
+        partner=partner,
+        hand=hand,
+        played=played,
+        unseen=outstanding,
+        voids=tuple(voids),
+        trick=trick,
+        after=tuple(after),
+        tricks_left=hand.bit_count(),
+        follow=follow,
+    )
