@@ -55,6 +55,10 @@ class Cavendish(Ruleset):
         packet: Cards per packet in the deal (4: seed 000; 2: seed 002).
         dealer_shares: With four at the table, the sitting-out dealer shares
             the adversaries' fortunes (default ``True``, seed 000).
+        irregularities: ``"forbid"`` (default): an irregular play is an
+            illegal action; ``"record"`` (table mode, seed 000's penalties):
+            revokes, a card out of turn, abandoning the hand and turning the
+            stock early are actions that the engine records and settles.
 
     Example:
         >>> Cavendish(first_lead="after_declarer").first_lead
