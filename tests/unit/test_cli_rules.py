@@ -28,7 +28,7 @@ TABLE = [
     ("cavendish", "packet", 4, [1, 2, 3, 6, 12], ["000", "002"]),
     ("cavendish", "first_lead", "eldest", ["after_declarer"], ["000", "001", "002"]),
     ("cavendish", "dealer_shares", True, [False], ["000"]),
-    ("cavendish", "irregularities", "forbid", ["record"], []),
+    ("cavendish", "irregularities", "forbid", ["record"], ["000"]),
     ("calabresella", "players", 3, [4], ["002"]),
     ("calabresella", "dealer_shares", False, [True], ["002"]),
     ("calabresella", "auction", "single_round", ["until_two_pass"], ["002", "003", "004"]),
