@@ -1,0 +1,287 @@
+"""Sample hidden cards: draw a full state consistent with what one seat knows.
+
+A bot is handed a :class:`~calabrasella.View`; a search over perfect
+information needs a :class:`~calabrasella.State`. :func:`sample_state` (or a
+:class:`Sampler`, to draw many) makes one: a genuine state, dealt and
+replayed through the public API, whose view for that seat is the view given.
+
+**Worlds.** A *world* of a view is a whole deal as the engine would have
+played it: the cards dealt to every seat and to the stock, and the card of
+every move the seat did not see (each hidden discard, in its order; a
+give-back it did not see; an adversary's unseen dividete draw), such that
+replaying the view's history with those cards filled in (the engine making
+its forced moves by itself) gives back the same view for that seat. So a
+world agrees with everything the seat knows: its own cards and moves, every
+hand size, every card played, the suits a seat showed out of (where the
+rules make a seat follow suit; with ``follow_suit=False`` a show-out proves
+nothing), the called card and who gave it, the stock cards shown to all, the
+give-back if it saw it, what others took from an exposed stock, the legal
+actions it was offered and, at the end, the final stock. Worlds differ only
+in what the seat could not see; two worlds that reach the same cards now by
+different hidden routes (the same final stock with the discards in another
+order, say) are different worlds.
+
+**Uniform.** The sampler draws every world with the same probability: no
+model of how the other seats choose, each consistent world is as likely as
+any other. It does not reject and retry: the cards not yet played are put
+into their places (each other seat's hand, the unseen stock, each seat's
+discards) by an exact count of the ways to finish from each partial
+placement, then the hidden moves are filled in (a draw of cards from those
+its seat holds, played or discarded; a give-back from the cards its receiver
+held), each choice weighted by the number of worlds it leaves. The count is
+exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
+
+It works for both games, every option, four at the table, table mode, and
+any ruleset built from the built-in exchange steps and rules of calling; for
+a ruleset with its own step kinds it raises :class:`~calabrasella.RulesetError`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Union
+
+import calabrasella as cb
+
+from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse, bits
+
+__all__ = ["InconsistentViewError", "Sampler", "sample_state"]
+
+_DISCARDS = tuple(cb.Discard(card) for card in cb.DECK)
+_GIVE_BACKS = tuple(cb.GiveBack(card) for card in cb.DECK)
+
+
+def _as_rng(rng: Union[random.Random, int]) -> random.Random:
+    if isinstance(rng, random.Random):
+        return rng
+    if type(rng) is int:
+        return random.Random(rng)
+    raise cb.SeedError(f"rng={rng!r}: expected an int or a random.Random")
+
+
+class Sampler:
+    """Draw states consistent with one seat's view, each of its worlds equally likely.
+
+    Building a sampler works out, once, where every unseen card may be and
+    how many worlds there are; each :meth:`sample` then costs a walk over
+    the unseen cards and a replay of the deal through
+    :func:`calabrasella.apply`. Build one per decision and draw as many
+    worlds as the search wants.
+
+    Attributes:
+        view: The view the worlds agree with.
+
+    Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View` (a
+            :class:`~calabrasella.State` included: pass ``state.view(seat)``).
+        InconsistentViewError: No deal and actions give this view (a view
+            edited by hand, say); a :class:`~calabrasella.RecordError`.
+        RulesetError: The view's ruleset uses an exchange step, or a rule of
+            what may be called, that the sampler does not know.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+        >>> view = state.view(1)
+        >>> sampler = Sampler(view)
+        >>> from math import comb
+        >>> sampler.count == comb(28, 12) * comb(16, 12)   # any split of the 28 cards unseen
+        True
+        >>> world = sampler.sample(random.Random(1))
+        >>> world.view(1) == view, world.hand(1) == state.hand(1)
+        (True, True)
+    """
+
+    __slots__ = ("_model", "_replay", "view")
+
+    def __init__(self, view: cb.View) -> None:
+        if not isinstance(view, cb.View):
+            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
+            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
+        try:
+            model = analyse(view)
+        except (AttributeError, TypeError, KeyError, IndexError) as exc:
+            if isinstance(exc, cb.CalabrasellaError):
+                raise
+            raise InconsistentViewError(f"not a well-formed view ({exc!r})") from exc
+        self.view = view
+        self._model = model
+        self._replay = tuple(
+            None if isinstance(action, cb.Hidden) else action for _, action in view.history
+        )
+
+    @property
+    def count(self) -> int:
+        """The number of worlds of the view (see the module docstring), at least 1.
+
+        Example:
+            >>> import calabrasella as cb
+            >>> Sampler(cb.new_deal(cb.CALABRESELLA, seed=3).view(0)).count > 10**10
+            True
+        """
+        return self._model.worlds
+
+    def sample(self, rng: Union[random.Random, int]) -> cb.State:
+        """Draw one world and return its state now, every world equally likely.
+
+        The same view and the same seed (or a ``random.Random`` in the same
+        state) give the same state. The state is built by dealing the
+        world's cards and replaying the history through the public API, and
+        its view for the sampler's seat is checked to equal :attr:`view`.
+
+        Args:
+            rng: A ``random.Random`` (which advances) or an int seed for one.
+
+        Raises:
+            SeedError: ``rng`` is neither an int nor a ``random.Random``.
+            InconsistentViewError: The view's legal actions or result do
+                not follow from its cards (a view edited by hand).
+
+        Example:
+            >>> import calabrasella as cb
+            >>> view = cb.new_deal(cb.CAVENDISH, seed=7).view(0)
+            >>> Sampler(view).sample(5) == Sampler(view).sample(random.Random(5))
+            True
+        """
+        pick = _as_rng(rng)
+        model = self._model
+        place = list(model.pinned)
+        table, bins = model.table, model.bins
+        s = model.start
+        for i, card in enumerate(model.cards):
+            r = pick.randrange(table[i][s])
+            after = table[i + 1]
+            for b, d in zip(model.choices[i], model.deltas[i]):
+                w = after.get(s + d, 0)
+                if r < w:
+                    s += d
+                    place[bins[b]] |= 1 << card
+                    break
+                r -= w
+        if model.tail:  # the rest of the room, shared out at random
+            rest = list(model.tail)
+            pick.shuffle(rest)
+            at = 0
+            for b in model.tail_bins:
+                need = model.sizes[b] - s // model.strides[b] % model.radices[b]
+                for card in rest[at : at + need]:
+                    place[bins[b]] |= 1 << card
+                at += need
+        fills = _fill_hidden(model, place, pick)
+        return self._replay_world(model, place, fills[0], fills[1], fills[2], fills[3])
+
+    def _replay_world(
+        self,
+        model: Model,
+        place: list[int],
+        entries: dict[int, cb.Action],
+        gave: list[int],
+        received: list[int],
+        from_stock: int,
+    ) -> cb.State:
+        view = self.view
+        rules = view.rules
+        hands = tuple(
+            cb.CardSet(
+                (place[seat] | model.played_by[seat] | place[DISC + seat] | gave[seat])
+                & ~received[seat]
+            )
+            for seat in range(rules.players)
+        )
+        try:
+            state = cb.start(
+                rules, cb.Deal(view.dealer, hands, cb.CardSet(place[STOCK] | from_stock))
+            )
+            apply = cb.apply
+            for i, action in enumerate(self._replay):
+                state = apply(state, entries[i] if action is None else action)
+        except (cb.CalabrasellaError, KeyError) as exc:
+            raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
+        if state.view(view.seat) != view:
+            raise InconsistentViewError(
+                "the view's legal actions, result or counts do not follow from its cards"
+            )
+        return state
+
+
+def _fill_hidden(
+    model: Model, place: list[int], pick: random.Random
+) -> tuple[dict[int, cb.Action], list[int], list[int], int]:
+    """Choose the cards of the hidden moves, given where every card is now.
+
+    Returns the history entries to fill, and the cards each seat gave and
+    received and those that left the stock (for the deal).
+    """
+    entries: dict[int, cb.Action] = {}
+    gave, received = list(model.gave), list(model.received)
+    from_stock = model.from_stock
+    gb = model.give_back
+    if gb is not None:
+        held = place[gb.giver] | model.played_by[gb.giver]
+        only = held & gb.only_as_given  # a card the giver can hold only as the one given back
+        card = bits(only)[0] if only else pick.choice(bits(held))
+        gave[gb.declarer] |= 1 << card
+        received[gb.giver] |= 1 << card
+        entries[gb.entry] = _GIVE_BACKS[card]
+    for draw in model.draws:  # which of the cards that went through its hand came from the stock
+        held = place[draw.seat] | place[DISC + draw.seat] | model.played_by[draw.seat]
+        drawn = 0
+        for card in pick.sample(bits(held), draw.number):
+            drawn |= 1 << card
+        received[draw.seat] |= drawn
+        from_stock |= drawn
+        if draw.entry >= 0:
+            entries[draw.entry] = cb.Draw(cb.CardSet(drawn))
+    for seat, slots in enumerate(model.discards):
+        if slots:
+            cards = bits(place[DISC + seat])
+            pick.shuffle(cards)
+            for slot, card in zip(slots, cards):
+                entries[slot] = _DISCARDS[card]
+    return entries, gave, received, from_stock
+
+
+_CACHE: dict[cb.View, Sampler] = {}
+_CACHE_SIZE = 16
+
+
+def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
+    """Return a state drawn uniformly from the worlds of ``view`` (see :class:`Sampler`).
+
+    A state whose view for ``view.seat`` equals ``view``: every card that
+    seat knows is where it knows it to be, and the cards it cannot see are
+    dealt as one of the consistent worlds, each equally likely. The same
+    view and seed give the same state. The last few views' samplers are
+    kept, so drawing many worlds of one view in a row works them out once.
+
+    Args:
+        view: What one seat knows.
+        rng: A ``random.Random`` (which advances) or an int seed for one.
+
+    Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View`.
+        SeedError: ``rng`` is neither an int nor a ``random.Random``.
+        InconsistentViewError: No deal and actions give this view.
+        RulesetError: The ruleset uses exchange steps the sampler does not know.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.new_deal(cb.CALABRESELLA, dealer=0, seed=7)
+        >>> for action in ("bid chiamo", "pass", "pass", "call 3d"):
+        ...     state = cb.apply(state, cb.parse_action(action))
+        >>> view = state.view(2)
+        >>> world = sample_state(view, 11)
+        >>> world.view(2) == view, world.hand(2) == state.hand(2)
+        (True, True)
+        >>> world.stock == state.stock                 # the monte was shown to all
+        True
+    """
+    if not isinstance(view, cb.View):
+        Sampler(view)  # raises the documented error
+    sampler = _CACHE.get(view)
+    if sampler is None:
+        sampler = Sampler(view)
+        if len(_CACHE) >= _CACHE_SIZE:
+            del _CACHE[next(iter(_CACHE))]
+        _CACHE[view] = sampler
+    return sampler.sample(rng)
