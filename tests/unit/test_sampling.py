@@ -13,7 +13,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import cast
+from typing import Any, cast
 
 import attrs
 import pytest
@@ -487,6 +487,11 @@ def _edits() -> list[tuple[str, Callable[[cb.State, cb.View], cb.View]]]:
         ("another seat played a card this one holds", my_card_played_by_another),
         ("exposed overlaps the hand", lambda s, v: attrs.evolve(v, exposed=v.hand)),
         ("not a hand at all", lambda s, v: attrs.evolve(v, hand=cast(cb.CardSet, "3d 2d"))),
+        ("a declarer not at the table", lambda s, v: attrs.evolve(v, declarer=7)),
+        (
+            "a history of lists",
+            lambda s, v: attrs.evolve(v, history=cast(Any, [list(e) for e in v.history])),
+        ),
     ]
 
 
@@ -501,6 +506,8 @@ def test_an_impossible_view_is_refused(
         Sampler(bad).sample(1)
     assert isinstance(info.value, cb.RecordError) and isinstance(info.value, ValueError)
     assert "view" in str(info.value)
+    with pytest.raises(InconsistentViewError):
+        sample_state(bad, 1)
 
 
 def test_a_view_with_wrong_legal_actions_is_refused_when_sampled() -> None:

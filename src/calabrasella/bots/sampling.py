@@ -100,7 +100,7 @@ class Sampler:
             raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
         try:
             model = analyse(view)
-        except (AttributeError, TypeError, KeyError, IndexError) as exc:
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError) as exc:
             if isinstance(exc, cb.CalabrasellaError):
                 raise
             raise InconsistentViewError(f"not a well-formed view ({exc!r})") from exc
@@ -276,9 +276,10 @@ def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
         >>> world.stock == state.stock                 # the monte was shown to all
         True
     """
-    if not isinstance(view, cb.View):
-        Sampler(view)  # raises the documented error
-    sampler = _CACHE.get(view)
+    try:
+        sampler = _CACHE.get(view)
+    except TypeError:  # a view edited by hand to hold something unhashable: no caching
+        return Sampler(view).sample(rng)
     if sampler is None:
         sampler = Sampler(view)
         if len(_CACHE) >= _CACHE_SIZE:
