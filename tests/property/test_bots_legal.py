@@ -6,7 +6,7 @@ included), any seed and dealer, heuristic and random bots mixed at the table.
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from strategies import rulesets, seeds
 
@@ -30,7 +30,6 @@ class Checked:
         return action
 
 
-@settings(max_examples=25)
 @given(rulesets(), seeds(), st.integers(min_value=0, max_value=3), st.integers(0, 7))
 def test_bots_choose_only_regular_legal_actions(
     rules: cb.Ruleset, seed: int, dealer: int, mix: int

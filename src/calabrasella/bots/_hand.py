@@ -21,13 +21,16 @@ import calabrasella as cb
 
 __all__ = [
     "FULL",
+    "STOCK_SHARE",
     "SUIT_MASKS",
     "UNITS",
     "Reading",
     "above",
     "bits",
     "card_loss",
+    "discard_loss",
     "hand_value",
+    "least_missed",
     "read_view",
     "suit_length",
 ]
@@ -91,6 +94,46 @@ def hand_value(mask: int) -> float:
         + table[mask >> 20 & 0x3FF]
         + table[mask >> 30 & 0x3FF]
     )
+
+
+#: How much a card laid in the stock is worth to its owner's side, per unit:
+#: the stock goes with the last trick, which either side may win.
+STOCK_SHARE = 0.5
+
+
+def _least_missed(held: int) -> tuple[float, int]:
+    """The cheapest card of one suit to lay in the stock: (its discard loss, its position)."""
+    return min(
+        (
+            _SUIT_VALUES[held] - _SUIT_VALUES[held & ~(1 << p)] - STOCK_SHARE * _POSITION_UNITS[p],
+            p,
+        )
+        for p in range(10)
+        if held >> p & 1
+    )
+
+
+_LEAST_MISSED = ((0.0, -1), *(_least_missed(held) for held in range(1, 1024)))
+
+
+def least_missed(mask: int) -> int:
+    """Return the card of the (non-empty) hand ``mask`` that costs least to lay in the stock.
+
+    The cost is :func:`discard_loss`; of equal costs, the lowest index.
+    """
+    best = (1e9, 99)
+    for shift in (0, 10, 20, 30):
+        held = mask >> shift & 0x3FF
+        if held:
+            loss, position = _LEAST_MISSED[held]
+            if loss < best[0]:
+                best = (loss, shift + position)
+    return best[1]
+
+
+def discard_loss(mask: int, index: int) -> float:
+    """What laying ``index`` in the stock costs: its worth in hand less its share of the stock."""
+    return card_loss(mask, index) - STOCK_SHARE * UNITS[index]
 
 
 def card_loss(mask: int, index: int) -> float:

@@ -19,12 +19,15 @@ import calabrasella as cb
 
 from ._hand import (
     FULL,
+    STOCK_SHARE,
     UNITS,
     Reading,
     above,
     bits,
     card_loss,
+    discard_loss,
     hand_value,
+    least_missed,
     read_view,
     suit_length,
 )
@@ -32,9 +35,6 @@ from .base import as_rng, regular_actions
 
 __all__ = ["HeuristicBot"]
 
-#: How much a card laid in the stock is worth to its owner's side, per unit:
-#: the stock goes with the last trick, which either side may win.
-STOCK_SHARE = 0.5
 #: Stocks drawn to judge an exchange before bidding.
 SAMPLES = 12
 #: The least a hand must be worth, after the exchange the contract allows,
@@ -196,11 +196,11 @@ class HeuristicBot:
         """Discard the card missed least; stop when another would not pay for itself."""
         hand = view.hand.mask
         scored = [
-            (-_discard_loss(hand, a.card.index), a) for a in actions if isinstance(a, cb.Discard)
+            (-discard_loss(hand, a.card.index), a) for a in actions if isinstance(a, cb.Discard)
         ]
         choice = self._best(scored)
         if cb.Done() in actions and isinstance(choice, cb.Discard):
-            loss = _discard_loss(hand, choice.card.index)
+            loss = discard_loss(hand, choice.card.index)
             if loss >= self._next_take_gain(view, hand):
                 return cb.Done()
         return choice
@@ -318,11 +318,6 @@ class HeuristicBot:
 # --- module helpers (pure functions of masks) ------------------------------------------
 
 
-def _discard_loss(hand: int, index: int) -> float:
-    """What laying ``index`` in the stock costs: its worth in hand less its share of the stock."""
-    return card_loss(hand, index) - STOCK_SHARE * UNITS[index]
-
-
 def _take_gain(hand: int, index: int) -> float:
     """What taking ``index`` from the stock into ``hand`` adds (it leaves the stock)."""
     return hand_value(hand | 1 << index) - hand_value(hand) - STOCK_SHARE * UNITS[index]
@@ -332,13 +327,13 @@ def _worst(hand: int, among: int, *, gift: bool = False) -> int:
     """Return the card of ``among`` that ``hand`` misses least (``gift``: handed to an adversary)."""
     if gift:
         return min(bits(among), key=lambda c: (card_loss(hand, c) + UNITS[c], c))
-    return min(bits(among), key=lambda c: (_discard_loss(hand, c), c))
+    return min(bits(among), key=lambda c: (discard_loss(hand, c), c))
 
 
 def _shed(hand: int, count: int) -> int:
     """Return ``hand`` without the ``count`` cards it misses least, one at a time."""
     for _ in range(count):
-        hand &= ~(1 << _worst(hand, hand))
+        hand &= ~(1 << least_missed(hand))
     return hand
 
 
@@ -348,7 +343,7 @@ def _cavendish_gain(hand: int, stock: int) -> float:
     kept = hand
     offered = bits(stock)
     for count in range(1, 5):
-        kept &= ~(1 << _worst(kept, kept))
+        kept &= ~(1 << least_missed(kept))
         ranked = sorted(offered, key=lambda c: -_take_gain(kept, c))
         new = kept
         for c in ranked[:count]:
