@@ -42,10 +42,9 @@ Server to client:
   and nothing changed. Codes: ``bad_json``, ``bad_message``, ``not_seated``,
   ``already_seated``, ``seat_taken``, ``table_full``, ``bad_token``,
   ``no_deal``, ``bad_action`` (not an action), ``illegal`` (not legal now,
-  or another seat's: the message names both seats), ``closed``; the
-  connection stays open. Two errors close it: ``too_long`` (a line over
-  :data:`LINE_LIMIT` bytes) and ``replaced`` (the token was used by a new
-  connection).
+  or another seat's: the message names both seats), ``closed``: the
+  connection stays open. ``too_long`` (a line over :data:`LINE_LIMIT` bytes)
+  and ``replaced`` (a new connection came with your token) close it.
 
 The match starts when every seat is taken. Chance (the deal and dividete's
 draw) is drawn by the server from its own seeded generator. A player who
@@ -102,11 +101,6 @@ class ProtocolError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def read_message(line: bytes) -> Message:
@@ -331,7 +325,7 @@ class TableServer:
                 conn.send(self._view_message(seat.number))
             else:
                 raise ProtocolError(
-                    "bad_message", f"unknown type {_short(kind)}: hello, action or view"
+                    "bad_message", f"unknown type {kind[:40]!r}: hello, action or view"
                 )
         except ProtocolError as error:
             conn.error(error.code, error.message)
