@@ -15,8 +15,8 @@ world agrees with everything the seat knows: its own cards and moves, every
 hand size, every card played, the suits a seat showed out of (where the
 rules make a seat follow suit; with ``follow_suit=False`` a show-out proves
 nothing), the called card and who gave it, the stock cards shown to all, the
-give-back if it saw it, what others took from an exposed stock, the legal
-actions it was offered and, at the end, the final stock. Worlds differ only
+give-back if it saw it, what others took from an exposed stock, its legal
+actions now and, at the end, the final stock and the result. Worlds differ only
 in what the seat could not see; two worlds that reach the same cards now by
 different hidden routes (the same final stock with the discards in another
 order, say) are different worlds.
@@ -31,9 +31,13 @@ its seat holds, played or discarded; a give-back from the cards its receiver
 held), each choice weighted by the number of worlds it leaves. The count is
 exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
 
-It works for both games, every option, four at the table, table mode, and
-any ruleset built from the built-in exchange steps and rules of calling; for
-a ruleset with its own step kinds it raises :class:`~calabrasella.RulesetError`.
+It works for both games, every option, four at the table (the dealer
+sitting out has a view too), table mode, and any ruleset built from the
+built-in exchange steps and rules of calling; for a ruleset with its own
+step kinds it raises :class:`~calabrasella.RulesetError` rather than guess.
+A view that no deal could give (one edited by hand) raises
+:class:`InconsistentViewError`, a :class:`~calabrasella.RecordError`, never
+a hang.
 """
 
 from __future__ import annotations
