@@ -260,10 +260,9 @@ class HeuristicBot:
         reserve = masters[0] if len(masters) == 1 and r.tricks_left <= 4 else -1
         choices = [c for c in cards if c != reserve] or cards
         suits = _suits_by_length(r.hand, choices)
-        for suit in suits:  # the longest suit with a winner in it
-            wins = [c for c in choices if c // 10 == suit and _leads_win(r, c)]
-            if wins and (suit == suits[0] or suit_length(r.hand, suit) >= 3):
-                return min(wins)
+        wins = [c for c in choices if c // 10 == suits[0] and _leads_win(r, c)]
+        if wins:  # run the long suit's winners; side-suit winners are re-entries
+            return min(wins)
         open_suits = [s for s in suits if not _has_tenace(r, s)] or suits
         for suit in open_suits:  # lead low from the longest suit without a tenace
             low = _lowest_of(choices, suit)
@@ -278,9 +277,6 @@ class HeuristicBot:
             safe = [c for c in cards if void_in >> (c // 10) & 1]
             if safe:  # the trick is ours whatever he throws: put points in it
                 return max(safe, key=lambda c: (UNITS[c], -c))
-        wins = [c for c in cards if _leads_win(r, c) and UNITS[c] >= 1]
-        if wins and r.tricks_left > 3:
-            return min(wins)
         through = r.after and r.after[0] == r.declarer  # he plays right after this seat
         suits = _suits_by_length(r.hand, cards)
         if not through:
@@ -311,9 +307,7 @@ class HeuristicBot:
             return _lowest(r, cards)
         if sure:
             cheapest = max(sure)
-            if in_trick + UNITS[cheapest] >= 1 or not opponents_after or r.tricks_left <= 2:
-                return cheapest
-            return _lowest(r, cards)
+            return cheapest
         if beaters and in_trick >= 3:  # contest a trick with an ace in it
             return max(beaters)
         return _lowest(r, cards)
