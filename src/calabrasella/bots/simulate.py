@@ -23,7 +23,28 @@ they must be picklable: a class such as :class:`~calabrasella.bots.base.RandomBo
 a module-level function, or a ``functools.partial`` of one; not a lambda),
 the seed and a range of deal numbers. Deals go in chunks (``chunk_size``,
 by default about 64 chunks in all, at most 500 deals each) so the cost of
-a round trip to a worker is small beside the work.
+a round trip to a worker is small beside the work. The workers need the
+library installed, and the modules that define the bots.
+
+Ray has no ``concurrent.futures`` executor of its own (its
+``ray.util.multiprocessing.Pool`` is not one), but a remote task's
+``ObjectRef.future()`` is a ``concurrent.futures.Future``, so an adapter of
+a few lines serves:
+
+```python
+import concurrent.futures
+import ray
+
+@ray.remote
+def _call(fn, *args):
+    return fn(*args)
+
+class RayExecutor(concurrent.futures.Executor):
+    def submit(self, fn, /, *args, **kwargs):
+        return _call.remote(fn, *args).future()
+
+summary = simulate(rules, factories, 100_000, seed=1, executor=RayExecutor())
+```
 """
 
 from __future__ import annotations
