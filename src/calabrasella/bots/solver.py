@@ -1,0 +1,334 @@
+"""A perfect-information solver for the card play: every hand open, all three playing perfectly.
+
+:func:`solve` takes a :class:`~calabrasella.State` in the play phase (all
+hands known: a real deal, or one world a sampler drew) and returns the
+exact card units the declarer ends the deal with when he plays to maximise
+them and the two adversaries, as one side, play to minimise them, with every
+action of the seat to move that achieves it.
+
+The units are what the deal's :class:`~calabrasella.Result` reports as
+``declarer_units``: the card units of his tricks, plus the stock and 3 if
+he wins the last trick (and, in Cavendish table mode, the revoke penalties
+already recorded). Play goes on from the state as it is, mid-trick too;
+in table mode (``irregularities="record"``) only regular plays are
+searched: nobody revokes, plays out of turn or abandons from here on.
+
+The search is an alpha-beta over whole tricks on card masks (see
+``calabrasella.bots._solver_core``), with a transposition table, cards
+that cannot matter searched once, and bounds from the tricks a side can
+cash. It is pure Python: a whole deal of twelve tricks takes seconds,
+the last six tricks milliseconds (see ``benchmarks/solver.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+import calabrasella as cb
+
+from . import _solver_core as core
+
+__all__ = ["Solution", "SolveError", "action_values", "solve"]
+
+_PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
+_UNITS = core.UNITS
+_TOTAL = 35
+_REVOKE_UNITS = 9
+
+Objective = Literal["units"]
+
+
+class SolveError(cb.StateError, ValueError):
+    """A state the solver cannot solve: not a State, or not in the play phase.
+
+    A :class:`~calabrasella.StateError` (the wrong kind of state) and a
+    :class:`ValueError`.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> from calabrasella.bots.solver import solve
+        >>> solve(cb.new_deal(cb.CAVENDISH, seed=7))
+        Traceback (most recent call last):
+        ...
+        calabrasella.bots.solver.SolveError: solve() needs a state in the play phase, not in BIDDING
+    """
+
+
+@attrs.frozen
+class Solution:
+    """What perfect play gets from a state: the declarer's units and the best actions.
+
+    Attributes:
+        declarer_units: The card units the declarer ends the deal with
+            (``Result.declarer_units``, 0..35) when all three play perfectly.
+        best_actions: Every legal action of the seat to move that achieves
+            it, in :func:`calabrasella.legal_actions` order.
+        nodes: Positions the search examined (a measure of its work).
+        best_line: If asked for (``solve(state, line=True)``), one perfect
+            play to the end of the deal, from the seat to move: each action
+            is the first of the best actions where it is played. Empty
+            otherwise.
+    """
+
+    declarer_units: int
+    best_actions: tuple[cb.Play, ...]
+    nodes: int
+    best_line: tuple[cb.Play, ...] = ()
+
+
+@attrs.frozen
+class _Root:
+    """A play state in the solver's terms (positions: 0 the declarer, 1 and 2 after him)."""
+
+    hands: tuple[int, int, int]
+    trick: tuple[int, ...]  # the cards played to the current trick
+    leader: int  # the position that led it (or leads next)
+    won: int  # the declarer's card units so far
+    net_revokes: int  # adversaries' revokes minus the declarer's (table mode)
+    search: core.Search
+    seats: tuple[int, int, int]  # the seat of each position
+
+
+def _root(state: object, function: str) -> _Root:
+    if not isinstance(state, cb.State):
+        if isinstance(state, cb.View):
+            raise SolveError(
+                f"{function}() was given a View: the solver needs every hand, a State "
+                "(sample one from a view with calabrasella.bots.sampling)"
+            )
+        raise SolveError(f"{function}() needs a State, not {state!r}")
+    if state.phase is not cb.Phase.PLAYING:
+        raise SolveError(f"{function}() needs a state in the play phase, not in {state.phase.name}")
+    declarer = state.declarer
+    assert declarer is not None  # the play has a declarer
+    order = state.deal.order
+    at = order.index(declarer)
+    seats = (declarer, order[(at + 1) % 3], order[(at + 2) % 3])
+    masks = state.hand_masks
+    revokes = [0, 0]
+    if state.rules.irregularities != "forbid":
+        for seat, action in state.history:
+            if isinstance(action, cb.Revoke):
+                revokes[seat != declarer] += 1
+    bonus = 3 + core.units(state.stock_mask)
+    return _Root(
+        hands=(masks[seats[0]], masks[seats[1]], masks[seats[2]]),
+        trick=state.trick_cards,
+        leader=seats.index(state.leader),
+        won=state.card_units_won[declarer],
+        net_revokes=revokes[1] - revokes[0],
+        search=core.Search(bonus, bool(state.rules.follow_suit)),
+        seats=seats,
+    )
+
+
+def _final(root: _Root, future: int) -> int:
+    """The declarer's units in the Result when he collects ``future`` more."""
+    base = root.won + future
+    if root.net_revokes:  # 9 units a revoke, net, to the other side; never below 0 (scoring.Tally)
+        return min(_TOTAL, max(0, base + _REVOKE_UNITS * root.net_revokes))
+    return base
+
+
+def _legal(hand: int, trick: tuple[int, ...], follow: bool) -> list[int]:
+    """The cards ``hand`` may play to ``trick``, in canonical order."""
+    if trick and follow:
+        suit_mask = 1023 << (trick[0] - trick[0] % 10)
+        if hand & suit_mask:
+            hand &= suit_mask
+    return [c for c in range(40) if hand >> c & 1]
+
+
+def _probe_after(
+    search: core.Search, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int, t: int
+) -> int:
+    """Bound (fail-soft, around ``t``) the declarer's units from a state within a trick on.
+
+    ``hands`` are after the cards of ``trick``; the value counts this
+    trick's units and everything after it.
+    """
+    if len(trick) == 3:
+        suit_low = trick[0] - trick[0] % 10
+        best = min(c for c in trick if suit_low <= c < suit_low + 10)
+        winner = (leader + trick.index(best)) % 3
+        u = _UNITS[trick[0]] + _UNITS[trick[1]] + _UNITS[trick[2]]
+        if not (hands[0] | hands[1] | hands[2]):  # that was the last trick
+            return u + search.bonus if winner == 0 else 0
+        rest = core.units(hands[0] | hands[1] | hands[2])
+        if winner == 0:
+            return search.probe(hands[0], hands[1], hands[2], 0, rest, t - u) + u
+        return search.probe(hands[0], hands[1], hands[2], winner, rest, t)
+    mover = (leader + len(trick)) % 3
+    maximise = mover == 0
+    value = -1 if maximise else 99
+    for card in _legal(hands[mover], trick, search.follow):
+        after = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))
+        v = _probe_after(search, after, (*trick, card), leader, t)  # type: ignore[arg-type]
+        if maximise:
+            if v > value:
+                value = v
+                if v >= t:
+                    break
+        elif v < value:
+            value = v
+            if v < t:
+                break
+    return value
+
+
+def _exact(
+    search: core.Search, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int
+) -> int:
+    """The declarer's exact units from a state within a trick on (MTD(f) over the probe)."""
+    if not trick:
+        if not (hands[0] | hands[1] | hands[2]):
+            return 0
+        return search.value(hands[0], hands[1], hands[2], leader)
+    lo, hi = 0, _TOTAL
+    g = lo + 1
+    while lo < hi:
+        g = max(lo + 1, min(g, hi))
+        v = _probe_after(search, hands, trick, leader, g)
+        if v >= g:
+            lo, g = v, v + 1
+        else:
+            hi, g = v, v
+    return lo
+
+
+def _future_range(root: _Root, future: int) -> tuple[int, int]:
+    """The futures that give the same final units as ``future`` (penalties clamp at 0 and 35)."""
+    final = _final(root, future)
+    lo = future
+    while lo > 0 and _final(root, lo - 1) == final:
+        lo -= 1
+    hi = future
+    while hi < _TOTAL and _final(root, hi + 1) == final:
+        hi += 1
+    return lo, hi
+
+
+def _best_cards(
+    root: _Root, hands: tuple[int, int, int], trick: tuple[int, ...], future: int
+) -> list[int]:
+    """The mover's cards that keep the declarer's final units at their value, canonical order."""
+    search = root.search
+    mover = (root.leader + len(trick)) % 3
+    lo, hi = _future_range(root, future)
+    best = []
+    for card in _legal(hands[mover], trick, search.follow):
+        after = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))
+        if mover == 0:  # can he still reach the value?
+            ok = _probe_after(search, after, (*trick, card), root.leader, lo) >= lo  # type: ignore[arg-type]
+        else:  # do they still hold him to it?
+            ok = _probe_after(search, after, (*trick, card), root.leader, hi + 1) <= hi  # type: ignore[arg-type]
+        if ok:
+            best.append(card)
+    return best
+
+
+def solve(state: cb.State, *, line: bool = False) -> Solution:
+    """Solve the rest of the play with every hand open.
+
+    The declarer plays to maximise the card units he ends the deal with,
+    the two adversaries together to minimise them.
+
+    Args:
+        state: A state in the play phase, any ruleset and options.
+        line: Also find one perfect line of play to the end
+            (:attr:`Solution.best_line`); this costs a little more.
+
+    Returns:
+        The declarer's units under perfect play, the mover's best actions and
+        the nodes searched.
+
+    Raises:
+        SolveError: ``state`` is not a :class:`~calabrasella.State`, or not
+            in the play phase (the auction, the exchange, a finished deal).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> from calabrasella.bots.solver import solve
+        >>> state = cb.deal_from(
+        ...     cb.CAVENDISH,
+        ...     ["3d 2d Ad Kd Qd Jd 7d 6d 5d 4d 3h 2h", "Ah Kh Qh Jh 7h 6h 5h 4h 3s 2s As Ks",
+        ...      "Qs Js 7s 6s 5s 4s 3c 2c Ac Kc Qc Jc"],
+        ...     "7c 6c 5c 4c",
+        ... )
+        >>> # ... play to the last two tricks, then:
+        >>> isinstance(state, cb.State)
+        True
+    """
+    root = _root(state, "solve")
+    search = root.search
+    hands, trick = root.hands, root.trick
+    future = _exact(search, hands, trick, root.leader)
+    cards = set(_best_cards(root, hands, trick, future))
+    best = tuple(
+        action
+        for action in cb.legal_actions(state)
+        if isinstance(action, cb.Play) and action.card.index in cards
+    )
+    path: tuple[cb.Play, ...] = ()
+    if line:
+        path = _line(root, future)
+    return Solution(
+        declarer_units=_final(root, future), best_actions=best, nodes=search.nodes, best_line=path
+    )
+
+
+def _line(root: _Root, future: int) -> tuple[cb.Play, ...]:
+    """One perfect line from the root to the end of the deal."""
+    hands, trick, leader = root.hands, root.trick, root.leader
+    search = root.search
+    out: list[cb.Play] = []
+    while hands[0] | hands[1] | hands[2]:
+        mover = (leader + len(trick)) % 3
+        card = _best_cards(
+            _Root(hands, trick, leader, 0, 0, search, root.seats), hands, trick, future
+        )[0]
+        out.append(_PLAYS[card])
+        hands = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))  # type: ignore[assignment]
+        trick = (*trick, card)
+        if len(trick) == 3:
+            suit_low = trick[0] - trick[0] % 10
+            won = min(c for c in trick if suit_low <= c < suit_low + 10)
+            winner = (leader + trick.index(won)) % 3
+            if winner == 0:
+                future -= _UNITS[trick[0]] + _UNITS[trick[1]] + _UNITS[trick[2]]
+                if not (hands[0] | hands[1] | hands[2]):
+                    future -= search.bonus
+            trick, leader = (), winner
+    return tuple(out)
+
+
+def action_values(state: cb.State) -> dict[cb.Play, int]:
+    """Return, for each legal play of the seat to move, the declarer's units after it.
+
+    Each value is exact (what :func:`solve` would report after that play),
+    so this costs more than :func:`solve`, which only tells the best
+    actions apart. Useful to average actions over sampled worlds.
+
+    Raises:
+        SolveError: ``state`` is not a State, or not in the play phase.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> from calabrasella.bots.solver import action_values
+        >>> action_values(cb.new_deal(cb.CAVENDISH, seed=7))
+        Traceback (most recent call last):
+        ...
+        calabrasella.bots.solver.SolveError: action_values() needs a state in the play phase, not in BIDDING
+    """
+    root = _root(state, "action_values")
+    mover = (root.leader + len(root.trick)) % 3
+    values: dict[cb.Play, int] = {}
+    for action in cb.legal_actions(state):
+        if isinstance(action, cb.Play):
+            card = action.card.index
+            after = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(root.hands))
+            future = _exact(root.search, after, (*root.trick, card), root.leader)  # type: ignore[arg-type]
+            values[action] = _final(root, future)
+    return values
