@@ -1,9 +1,54 @@
 """Bots, a perfect-information solver, hidden-card sampling and simulation.
 
 Everything here uses only the public API and views; the engine never imports
-this package.
+this package (import it as ``from calabrasella import bots`` or
+``from calabrasella.bots import HeuristicBot``).
+
+Example:
+    >>> import random
+    >>> import calabrasella as cb
+    >>> from calabrasella.bots import HeuristicBot, RandomBot, play_deal
+    >>> rng = random.Random(1)
+    >>> final = play_deal(cb.CAVENDISH, [HeuristicBot(rng), RandomBot(rng), RandomBot(rng)], rng)
+    >>> final.is_over, sum(final.result.payments)
+    (True, 0)
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .base import Bot, BotError, RandomBot, regular_actions
+from .heuristic import HeuristicBot
+from .play import play_deal
+from .sampling import InconsistentViewError, Sampler, sample_state
+from .simulate import (
+    BotFactory,
+    ContractStats,
+    PlayerStats,
+    ProgressBar,
+    Summary,
+    deal_seed,
+    replay_deal,
+    seating,
+    simulate,
+)
+
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotFactory",
+    "ContractStats",
+    "HeuristicBot",
+    "InconsistentViewError",
+    "PlayerStats",
+    "ProgressBar",
+    "RandomBot",
+    "Sampler",
+    "Summary",
+    "deal_seed",
+    "play_deal",
+    "regular_actions",
+    "replay_deal",
+    "sample_state",
+    "seating",
+    "simulate",
+]

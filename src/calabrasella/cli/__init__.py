@@ -8,6 +8,8 @@ Usage::
     calabrasella show FILE
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
+    calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
+                          [--deals N] [--seed N] [--workers N] [--progress]
     calabrasella --version
 
 ``python -m calabrasella`` is the same command. ``play`` deals one deal
@@ -15,7 +17,8 @@ and lets a person at the terminal play one seat against two bots, showing
 only that seat's view, and can save the deal as a record; ``replay``
 steps through a saved record (or state) and ``show`` prints it as text;
 ``rules`` lists the registered rulesets with their options; ``demo`` plays one seeded deal between random players and prints
-it (see :func:`demo`).
+it (see :func:`demo`); ``simulate`` plays many deals between bots and
+prints a summary table.
 
 Every command reads from stdin and writes to stdout, and a bad argument or
 file gets a one-line message on stderr and exit status 2, never a traceback.
@@ -48,6 +51,7 @@ from ._play import (
 from ._render import can_write_symbols, format_cards
 from ._replay import FileProblem, load_record, replay_record, show_record
 from ._rules import option_info, parse_option_values, rules_text
+from ._simulate import default_progress, parse_bots, run_simulation
 
 __all__ = [
     "DEFAULT_SEED",
@@ -181,6 +185,33 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     add("--seed", type=int, default=DEFAULT_SEED, metavar="N", help="(default: %(default)s)")
     add("--dealer", type=int, default=0, metavar="N", help="the dealer's seat (default: 0)")
     add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
+
+    sim = subs["simulate"] = commands.add_parser(
+        "simulate",
+        help="play many deals between bots and print a summary",
+        description="Play many deals between bots, the players changing seats, and print "
+        "each player's mean payment with a 95%% confidence interval, the declarer's wins "
+        "by contract and how often the multipliers struck. The same seed gives the same "
+        "table, on one process or several.",
+    )
+    add = sim.add_argument
+    add("--rules", default="cavendish", metavar="NAME", help="a ruleset (default: %(default)s)")
+    add("--option", action="append", default=[], metavar="KEY=VALUE", help="a ruleset option")
+    add(
+        "--bots",
+        default="heuristic,random,random",
+        metavar="NAMES",
+        help="one bot per player, or one for all: heuristic, random (default: %(default)s)",
+    )
+    add("--deals", type=int, default=1000, metavar="N", help="(default: %(default)s)")
+    add("--seed", type=int, default=1, metavar="N", help="the master seed (default: %(default)s)")
+    add("--workers", type=int, default=1, metavar="N", help="processes (default: %(default)s)")
+    add(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw a progress bar on stderr (default: when stderr is a terminal)",
+    )
     return parser, subs
 
 
@@ -243,6 +274,24 @@ def _run_play(parser: argparse.ArgumentParser, args: Any, read: Reader | None) -
         sys.stderr.write(f"calabrasella play: cannot save the deal to {args.save}: {why}\n")
         return 1
     sys.stdout.write(f"Saved the deal to {args.save}.\n")
+    return 0
+
+
+def _run_simulate(parser: argparse.ArgumentParser, args: Any) -> int:
+    rules = _ruleset(parser, args.rules, args.option)
+    if args.deals < 1:
+        _fail(parser, f"--deals {args.deals}: expected at least 1")
+    if args.workers < 1:
+        _fail(parser, f"--workers {args.workers}: expected at least 1")
+    try:
+        bots = parse_bots(args.bots, rules.players)
+    except CommandError as error:
+        _fail(parser, str(error))
+    progress = default_progress() if args.progress is None else (sys.stderr if args.progress else None)
+    table = run_simulation(
+        rules, bots, args.deals, seed=args.seed, workers=args.workers, progress=progress
+    )
+    sys.stdout.write(table if table.endswith("\n") else table + "\n")
     return 0
 
 
@@ -315,6 +364,8 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
             status = _run_demo(command, args)
         elif args.command == "play":
             status = _run_play(command, args, read)
+        elif args.command == "simulate":
+            status = _run_simulate(command, args)
         elif args.command in ("replay", "show"):
             status = _run_file(args.command, args, read)
         else:

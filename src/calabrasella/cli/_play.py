@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 import calabrasella as cb
+from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.scoring import LAST_TRICK_UNITS
 from calabrasella.scoring import plural as _n
 
@@ -37,6 +38,7 @@ __all__ = [
     "CommandError",
     "Opponent",
     "Reader",
+    "heuristic_opponent",
     "interpret",
     "make_opponent",
     "play_deal",
@@ -82,8 +84,22 @@ def random_opponent(seed: int | str) -> Opponent:
     return choose
 
 
+def heuristic_opponent(seed: int | str) -> Opponent:
+    """Return a :class:`~calabrasella.bots.HeuristicBot`'s choice, seeded by ``seed``.
+
+    Example:
+        >>> bot = heuristic_opponent(7)
+        >>> bot(cb.new_deal(cb.CAVENDISH, seed=1).view(1)) in (cb.Pass(), cb.Bid("stand"))
+        True
+    """
+    return HeuristicBot(random.Random(seed)).choose
+
+
 #: The bots ``play --opponents NAME`` may sit at the table: a name, and a maker taking a seed.
-OPPONENTS: dict[str, Callable[[int | str], Opponent]] = {"random": random_opponent}
+OPPONENTS: dict[str, Callable[[int | str], Opponent]] = {
+    "heuristic": heuristic_opponent,
+    "random": random_opponent,
+}
 
 
 def make_opponent(name: str, seed: int | str) -> Opponent:
@@ -98,7 +114,7 @@ def make_opponent(name: str, seed: int | str) -> Opponent:
         >>> make_opponent("oracle", 1)
         Traceback (most recent call last):
         ...
-        calabrasella.cli._play.CommandError: no opponents called 'oracle' (known: random)
+        calabrasella.cli._play.CommandError: no opponents called 'oracle' (known: heuristic, random)
     """
     maker = OPPONENTS.get(name)
     if maker is None:

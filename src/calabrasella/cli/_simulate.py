@@ -1,0 +1,81 @@
+"""``calabrasella simulate``: many deals between bots, with a progress bar and a summary table."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+import calabrasella as cb
+from calabrasella.bots.base import RandomBot
+from calabrasella.bots.heuristic import HeuristicBot
+from calabrasella.bots.simulate import BotFactory, ProgressBar, simulate
+
+from ._play import CommandError
+
+__all__ = ["BOTS", "parse_bots", "run_simulation"]
+
+#: The bots ``simulate --bots`` may seat, by name.
+BOTS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot}
+
+
+def parse_bots(text: str, players: int) -> list[BotFactory]:
+    """Return one bot factory per player from ``text``, names separated by commas.
+
+    One name seats that bot at every seat.
+
+    Raises:
+        CommandError: An unknown name, or not one name (or ``players`` names).
+
+    Example:
+        >>> [f.__name__ for f in parse_bots("heuristic,random,random", 3)]
+        ['HeuristicBot', 'RandomBot', 'RandomBot']
+        >>> parse_bots("oracle", 3)
+        Traceback (most recent call last):
+        ...
+        calabrasella.cli._play.CommandError: --bots: no bot called 'oracle' (known: heuristic, random)
+    """
+    names = [name.strip().lower() for name in text.split(",")]
+    known = ", ".join(sorted(BOTS))
+    for name in names:
+        if name not in BOTS:
+            raise CommandError(f"--bots: no bot called {name!r} (known: {known})")
+    if len(names) == 1:
+        names *= players
+    if len(names) != players:
+        raise CommandError(f"--bots: {len(names)} names for {players} players (give 1 or {players})")
+    return [BOTS[name] for name in names]
+
+
+def run_simulation(
+    rules: cb.Ruleset,
+    bots: Sequence[BotFactory],
+    deals: int,
+    *,
+    seed: int,
+    workers: int,
+    progress: IO[str] | None,
+) -> str:
+    """Play ``deals`` deals (on ``workers`` processes when more than 1) and return the table.
+
+    Example:
+        >>> print(run_simulation(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1, workers=1,
+        ...                      progress=None).splitlines()[0])
+        cavendish: 6 deals, seed 1, seats rotated
+    """
+    bar = ProgressBar(progress) if progress is not None else None
+    if workers <= 1:
+        summary = simulate(rules, bots, deals, seed=seed, progress=bar)
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
+            summary = simulate(rules, bots, deals, seed=seed, executor=pool, progress=bar)
+    return summary.table()
+
+
+def default_progress() -> IO[str] | None:
+    """Draw the bar on stderr when it is a terminal, else not at all."""
+    try:
+        return sys.stderr if sys.stderr.isatty() else None
+    except (AttributeError, ValueError):
+        return None
