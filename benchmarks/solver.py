@@ -1,0 +1,132 @@
+"""The perfect-information solver's speed: seconds and nodes per solve over seeded deals.
+
+Each deal is dealt from its seed (dealer ``seed % 3``) and taken through a
+real exchange: the eldest hand makes the lowest bid, the others pass, and
+every exchange decision takes the first legal action (``--exchange
+random``: a seeded random one). With ``--tricks 12`` the solver then solves
+the whole play; with fewer, seeded random plays come first until that many
+tricks are left. Prints one row per deal with ``--verbose``, then a table:
+median and max wall time and CPU time, median and max nodes.
+
+usage: python benchmarks/solver.py [--deals N] [--tricks T ...] [--rules R]
+       [--exchange first|random] [--seed S] [--verbose]
+
+The issue's targets (2-core machine): 12 tricks median under 0.5 s and none
+over 5 s; 6 tricks left median under 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import calabrasella as cb
+from calabrasella.bots.solver import solve
+
+RULES = {"cavendish": (cb.CAVENDISH,), "calabresella": (cb.CALABRESELLA,)}
+RULES["both"] = RULES["cavendish"] + RULES["calabresella"]
+
+
+def play_state(rules: cb.Ruleset, seed: int, exchange: str) -> cb.State:
+    """Return the deal of ``seed`` at the start of its play, after a real exchange."""
+    rng = random.Random(seed)
+    state = cb.new_deal(rules, dealer=seed % 3, seed=seed)
+    bid = False
+    while not state.is_over and state.phase is not cb.Phase.PLAYING:
+        if state.is_chance:
+            state = cb.apply(state, cb.sample_chance(state, rng))
+            continue
+        actions = cb.legal_actions(state)
+        if state.phase is cb.Phase.BIDDING:
+            bids = [a for a in actions if isinstance(a, cb.Bid)]
+            action: cb.Action = bids[0] if bids and not bid else cb.Pass()
+            bid = bid or isinstance(action, cb.Bid)
+        else:
+            regular = [a for a in actions if not isinstance(a, (cb.TurnStock, cb.Revoke))]
+            action = regular[0] if exchange == "first" else rng.choice(regular)
+        state = cb.apply(state, action)
+    if state.is_over:  # pragma: no cover - the eldest always bids
+        raise RuntimeError(f"deal {seed} ended before the play")
+    return state
+
+
+def advance(state: cb.State, tricks_left: int, seed: int) -> cb.State:
+    """Play seeded random legal cards until ``tricks_left`` tricks are left."""
+    rng = random.Random(seed)
+    while 12 - state.tricks_played > tricks_left or state.trick_cards:
+        plays = [a for a in cb.legal_actions(state) if isinstance(a, cb.Play)]
+        state = cb.apply(state, rng.choice(plays))
+    return state
+
+
+def measure(
+    deals: int, tricks: int, rules: tuple[cb.Ruleset, ...], exchange: str, first_seed: int, verbose: bool
+) -> dict[str, float]:
+    """Solve ``deals`` deals with ``tricks`` tricks left; return the summary figures."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    nodes: list[int] = []
+    for i in range(deals):
+        seed = first_seed + i
+        ruleset = rules[i % len(rules)]
+        state = advance(play_state(ruleset, seed, exchange), tricks, seed)
+        wall, cpu = time.perf_counter(), time.process_time()
+        solution = solve(state)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        walls.append(wall)
+        cpus.append(cpu)
+        nodes.append(solution.nodes)
+        if verbose:
+            print(
+                f"  {ruleset.name:<13} seed {seed:<5} {tricks:>2} tricks: "
+                f"{solution.declarer_units:>2} units, {solution.nodes:>8} nodes, "
+                f"{wall:8.3f} s wall, {cpu:8.3f} s cpu",
+                flush=True,
+            )
+    return {
+        "median wall": statistics.median(walls),
+        "max wall": max(walls),
+        "median cpu": statistics.median(cpus),
+        "max cpu": max(cpus),
+        "median nodes": statistics.median(nodes),
+        "max nodes": max(nodes),
+    }
+
+
+def main() -> None:
+    """Parse the command line, run, print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=50, help="deals to solve (default 50)")
+    parser.add_argument(
+        "--tricks", type=int, nargs="+", default=[12, 6], help="tricks left when solving (12 6)"
+    )
+    parser.add_argument("--rules", choices=sorted(RULES), default="both", help="alternate both")
+    parser.add_argument("--exchange", choices=("first", "random"), default="first")
+    parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    parser.add_argument("--verbose", action="store_true", help="one line per deal")
+    args = parser.parse_args()
+    rows = []
+    for tricks in args.tricks:
+        if not 1 <= tricks <= 12:
+            parser.error(f"--tricks {tricks}: expected 1..12")
+        rows.append(
+            (tricks, measure(args.deals, tricks, RULES[args.rules], args.exchange, args.seed, args.verbose))
+        )
+    print(
+        f"solver, {args.deals} deals ({args.rules}, {args.exchange} exchange, seeds {args.seed}..):"
+    )
+    print(
+        f"{'tricks':>6} {'median s':>10} {'max s':>9} {'median cpu':>11} {'max cpu':>9} "
+        f"{'median nodes':>13} {'max nodes':>10}"
+    )
+    for tricks, r in rows:
+        print(
+            f"{tricks:>6} {r['median wall']:>10.4f} {r['max wall']:>9.3f} {r['median cpu']:>11.4f} "
+            f"{r['max cpu']:>9.3f} {r['median nodes']:>13.0f} {r['max nodes']:>10.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
