@@ -108,8 +108,12 @@ def _freeze_tags(value: Mapping[str, str]) -> Mapping[str, str]:
         fail("tags", f"expected a mapping of tags, got {quote(value)}")
     if len(value) > MAX_TAGS:
         fail("tags", f"{len(value)} tags, more than {MAX_TAGS}")
+    seen: set[str] = set()
     for key, tag in value.items():
         _check_tag(key, tag)
+        if key.lower() in seen:
+            fail(join("tags", key), "a tag name is given twice (names ignore case)")
+        seen.add(key.lower())
     return FrozenMap(value.items())
 
 
@@ -126,7 +130,7 @@ def _check_tag(key: object, value: object) -> None:
     if key.lower() in RESERVED_TAGS:
         fail(where, f"{quote(key)} is reserved for the record's own fields")
     tag = _codec.text(value, where)
-    if any(c < " " or c == "\x7f" for c in tag):
+    if any(c < " " or c in "\x7f\x85\u2028\u2029" for c in tag):
         fail(where, "a tag value is one line of text, without control characters")
     try:
         tag.encode("utf-8")

@@ -29,7 +29,9 @@ _CARD = re.compile(r"(?<![A-Za-z0-9])([32AKQJ7654][dhsc])(?![A-Za-z0-9])")
 _TAG_NAMES = st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True).filter(
     lambda name: name not in ("ruleset", "version", "options", "dealer")
 )
-_TAG_VALUES = st.text(st.characters(min_codepoint=32, blacklist_categories=("Cs", "Cc")), max_size=30)
+_TAG_VALUES = st.text(
+    st.characters(min_codepoint=32, blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=30
+)
 
 
 def _step(data: st.DataObject, playout: Playout) -> int:

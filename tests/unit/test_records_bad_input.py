@@ -327,6 +327,8 @@ def test_a_bad_tag_is_refused() -> None:
     """Tag names are words, values one line; reserved names and too many tags are refused."""
     refused(mutated(lambda d: d["tags"].update(event=3)), "tags.event", "expected a string")
     refused(mutated(lambda d: d["tags"].update(event="a\nb")), "tags.event", "one line")
+    refused(mutated(lambda d: d["tags"].update(event="a\u2028b")), "tags.event", "one line")
+    refused(mutated(lambda d: d["tags"].update(Event="x")), "tags.Event", "given twice")
     refused(mutated(lambda d: d["tags"].update({"Dealer": "1"})), "tags.Dealer", "reserved")
     refused(mutated(lambda d: d["tags"].update({"two words": "x"})), "tags.two words", "tag name")
     refused(mutated(lambda d: d["tags"].update({"": "x"})), "tags.", "tag name")
