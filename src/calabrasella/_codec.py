@@ -17,7 +17,23 @@ from typing import Any, NoReturn, TypeVar, Union
 
 import attrs
 
-from .actions import Action, Contract, Modifier, parse_action
+from .actions import (
+    BIDS,
+    CALLS,
+    DISCARDS,
+    DONE,
+    GIVE_BACKS,
+    PASS,
+    PLAYS,
+    RAISES,
+    REVOKES,
+    TAKES,
+    Abandon,
+    Action,
+    Contract,
+    Modifier,
+    parse_action,
+)
 from .cards import DECK, Card, CardSet
 from .deal import Deal
 from .errors import NotationError, RecordError, RulesetError, SeatError
@@ -39,6 +55,10 @@ MAX_ITEMS = 256
 OptionValue = Union[str, int, bool, None]
 _SCALARS = (str, int, bool, type(None))
 _CODES: dict[str, Card] = {card.code: card for card in DECK}
+# the text of every action but draws and table mode's seat actions, as str() writes it
+_LISTED: tuple[Action, ...] = (PASS, DONE, Abandon(), *BIDS.values(), *RAISES.values(),
+                               *PLAYS, *REVOKES, *DISCARDS, *TAKES, *CALLS, *GIVE_BACKS)  # fmt: skip
+_ACTIONS: dict[str, Action] = {str(a): a for a in _LISTED}
 _E = TypeVar("_E", bound=enum.Enum)
 
 
@@ -235,6 +255,9 @@ def codes(cardset: CardSet) -> list[str]:
 
 def action(value: object, where: str) -> Action:
     """Return the action a string writes (``"play Ad"``, see :func:`calabrasella.parse_action`)."""
+    known = _ACTIONS.get(value) if type(value) is str else None
+    if known is not None:
+        return known
     try:
         return parse_action(text(value, where))
     except NotationError as error:

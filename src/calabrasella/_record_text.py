@@ -44,7 +44,7 @@ import attrs
 
 from . import _codec
 from .actions import Action, Play, parse_action
-from .cards import Card, CardSet
+from .cards import DECK, CardSet
 from .errors import NotationError, RecordError
 from .phases import Phase
 from .scoring import Result
@@ -65,6 +65,7 @@ _SMALL = re.compile(r"[0-9]{1,3}")
 _PLAIN = re.compile(r"[A-Za-z0-9_.+-]+")
 _SUITS = {suit.letter: suit for suit in Suit}
 _RANKS = {rank.char: rank for rank in Rank}
+_CARDS = {(card.suit, card.rank): card for card in DECK}
 
 
 def _fail(line: int, reason: str) -> NoReturn:
@@ -322,7 +323,7 @@ def _read_diagram(rest: str, number: int) -> CardSet:
         if suit is None or rank is None:
             where = "before its suit (write 'd: 3 A')" if suit is None else "not a rank"
             _fail(number, f"{_codec.quote(token)}: {where}")
-        bit = 1 << Card(suit, rank).index
+        bit = 1 << _CARDS[suit, rank].index
         if mask & bit:
             _fail(number, f"{token}{suit.letter} is written twice")
         mask |= bit
