@@ -91,6 +91,103 @@ class Search:
                 g = v
         return lo
 
+    def candidates(
+        self, hands: tuple[int, int, int], lead: int, trick: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """The cards the search tries for the mover, in its order (equivalent and dominated
+        cards left out); ``hands`` are after the cards of ``trick``, which has 0 to 2 cards."""
+        p1 = lead
+        p2, p3 = (lead + 1) % 3, (lead + 2) % 3
+        declarer_at = 0 if p1 == 0 else 1 if p2 == 0 else 2
+        if not trick:
+            a1, a2, a3 = hands[p1], hands[p2], hands[p3]
+            role = 0 if p1 == 0 else 1 if p2 else 2
+            keyed: list[int] = []
+            for s in range(4):
+                sh = 10 * s
+                mine = a1 >> sh & 1023
+                if mine:
+                    k = (
+                        s
+                        | mine << 2
+                        | (a2 >> sh & 1023) << 12
+                        | (a3 >> sh & 1023) << 22
+                        | role << 32
+                    )
+                    keyed += LEADS.get(k) or lead_part(k)
+            return decode(keyed)
+        c1 = trick[0]
+        sh = c1 - c1 % 10
+        n1 = hands[p1]
+        a1 = n1 | 1 << c1
+        if len(trick) == 1:
+            a2, a3 = hands[p2], hands[p3]
+            o3 = a3 >> sh & 1023
+            mine2 = a2 >> sh & 1023
+            if self.follow and mine2:
+                k = sh // 10 | mine2 << 2 | o3 << 12 | (c1 - sh) << 22 | declarer_at << 26
+                return SECONDS.get(k | (n1 >> sh & 1023) << 28) or seconds(
+                    k | (n1 >> sh & 1023) << 28
+                )
+            if not self.follow:
+                mode = 0
+            elif declarer_at == 1:
+                mode = 1
+            elif c1 - sh < TOP[o3]:
+                mode = 2 if declarer_at == 2 else 1
+            else:
+                mode = 0
+            return discards(a2, (a3 | a1) & ~(1023 << sh) if self.follow else a3 | a1, mode)
+        c2 = trick[1]
+        n2, a3 = hands[p2], hands[p3]
+        a2 = n2 | 1 << c2
+        best, wpos = (c2, p2) if sh <= c2 < c1 else (c1, p1)
+        winning = (wpos == 0) == (p3 == 0)
+        mine3 = a3 >> sh & 1023
+        if self.follow and mine3:
+            k = (
+                sh // 10 | mine3 << 2 | ((a1 | a2) >> sh & 1023) << 12
+                | (best - sh) << 22 | winning << 26
+            )  # fmt: skip
+            return THIRDS.get(k) or thirds(k)
+        if self.follow:
+            return discards(a3, (n1 | n2) & ~(1023 << sh), 2 if winning else 1)
+        return any_thirds(a3, a1 | a2, best, winning)
+
+    def after(self, hands: tuple[int, int, int], lead: int, trick: tuple[int, ...], t: int) -> int:
+        """Bound (fail-soft, around ``t``) the declarer's units from within a trick on.
+
+        ``hands`` are after the cards of ``trick`` (1 to 3 cards, led by
+        ``lead``); the value counts this trick's units and all that follows.
+        """
+        if len(trick) == 3:
+            low = trick[0] - trick[0] % 10
+            won = min(c for c in trick if low <= c < low + 10)
+            winner = (lead + trick.index(won)) % 3
+            u = UNITS[trick[0]] + UNITS[trick[1]] + UNITS[trick[2]]
+            h0, h1, h2 = hands
+            if not (h0 | h1 | h2):  # that was the last trick
+                return u + self.bonus if winner == 0 else 0
+            rest = units(h0 | h1 | h2)
+            if winner == 0:
+                return self.probe(h0, h1, h2, 0, rest, t - u) + u
+            return self.probe(h0, h1, h2, winner, rest, t)
+        mover = (lead + len(trick)) % 3
+        value = -1 if mover == 0 else 99
+        for card in self.candidates(hands, lead, trick):
+            after = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))
+            v = self.after(after, lead, (*trick, card), t)  # type: ignore[arg-type]
+            if mover == 0:
+                if v > value:
+                    value = v
+                    if v >= t:
+                        break
+            elif v < value:
+                value = v
+                if v < t:
+                    break
+        return value
+
     def _build(self) -> Callable[[int, int, int, int, int, int], int]:
         bonus = self.bonus
         follow = self.follow
@@ -207,7 +304,7 @@ class Search:
                         mode = 2 if partner_led else 1
                     else:
                         mode = 0
-                    m2 = discards(a2, a3 | a1, mode)
+                    m2 = discards(a2, (a3 | a1) & ~(1023 << sh) if follow else a3 | a1, mode)
                 for c2 in m2:
                     n2 = a2 ^ 1 << c2
                     if sh <= c2 < c1:
@@ -225,7 +322,7 @@ class Search:
                         )  # fmt: skip
                         m3 = thirds_get(k) or thirds(k)
                     elif follow:
-                        m3 = discards(a3, n1 | n2, 2 if winning else 1)
+                        m3 = discards(a3, (n1 | n2) & ~(1023 << sh), 2 if winning else 1)
                     else:
                         m3 = any_thirds(a3, a1 | a2, best, winning)
                     for c3 in m3:

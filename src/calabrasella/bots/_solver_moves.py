@@ -18,6 +18,7 @@ __all__ = [
     "UNITS",
     "any_thirds",
     "bounds",
+    "classes",
     "decode",
     "discards",
     "lead_part",
@@ -109,6 +110,33 @@ def _blocks(suit: int, mine: int, out: int) -> tuple[tuple[int, ...], ...]:
 def _reps(suit: int, mine: int, out: int) -> tuple[int, ...]:
     """Return every card of :func:`_blocks`, strongest first (the trick's winner is open)."""
     return tuple(c for block in _blocks(suit, mine, out) for c in block)
+
+
+def classes(cards: int, out: int) -> list[list[int]]:
+    """Split a mask of one hand's cards into classes of equivalent cards (not cached).
+
+    Two cards are equivalent when they are of one suit with no card of
+    ``out`` (the other hands' cards and the trick's) between them, and have
+    the same units: playing either leads to the same game. Each class runs
+    from its strongest card.
+    """
+    found: list[list[int]] = []
+    for s in range(4):
+        mine = cards >> (10 * s) & 1023
+        if not mine:
+            continue
+        others = out >> (10 * s) & 1023
+        held: dict[int, list[int]] = {}
+        for p in range(10):
+            if others >> p & 1:
+                held = {}
+            elif mine >> p & 1:
+                u = POS_UNITS[p]
+                if u not in held:
+                    held[u] = []
+                    found.append(held[u])
+                held[u].append(10 * s + p)
+    return found
 
 
 def _pick(block: tuple[int, ...], own_side_wins: bool) -> int:

@@ -151,13 +151,22 @@ def _final(root: _Root, future: int) -> int:
     return base
 
 
-def _legal(hand: int, trick: tuple[int, ...], follow: bool) -> list[int]:
-    """The cards ``hand`` may play to ``trick``, in canonical order."""
+def _classes(
+    hands: tuple[int, int, int], trick: tuple[int, ...], mover: int, follow: bool
+) -> list[list[int]]:
+    """The mover's legal cards in classes of equivalent cards (see ``_solver_moves.classes``)."""
+    hand = hands[mover]
     if trick and follow:
         suit_mask = 1023 << (trick[0] - trick[0] % 10)
         if hand & suit_mask:
             hand &= suit_mask
-    return [c for c in range(40) if hand >> c & 1]
+    out = 0
+    for i, h in enumerate(hands):
+        if i != mover:
+            out |= h
+    for card in trick:
+        out |= 1 << card
+    return moves.classes(hand, out)
 
 
 def _probe_after(
@@ -168,33 +177,10 @@ def _probe_after(
     ``hands`` are after the cards of ``trick``; the value counts this
     trick's units and everything after it.
     """
-    if len(trick) == 3:
-        suit_low = trick[0] - trick[0] % 10
-        best = min(c for c in trick if suit_low <= c < suit_low + 10)
-        winner = (leader + trick.index(best)) % 3
-        u = _UNITS[trick[0]] + _UNITS[trick[1]] + _UNITS[trick[2]]
-        if not (hands[0] | hands[1] | hands[2]):  # that was the last trick
-            return u + search.bonus if winner == 0 else 0
-        rest = moves.units(hands[0] | hands[1] | hands[2])
-        if winner == 0:
-            return search.probe(hands[0], hands[1], hands[2], 0, rest, t - u) + u
-        return search.probe(hands[0], hands[1], hands[2], winner, rest, t)
-    mover = (leader + len(trick)) % 3
-    maximise = mover == 0
-    value = -1 if maximise else 99
-    for card in _legal(hands[mover], trick, search.follow):
-        after = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))
-        v = _probe_after(search, after, (*trick, card), leader, t)  # type: ignore[arg-type]
-        if maximise:
-            if v > value:
-                value = v
-                if v >= t:
-                    break
-        elif v < value:
-            value = v
-            if v < t:
-                break
-    return value
+    if not trick:
+        h0, h1, h2 = hands
+        return search.probe(h0, h1, h2, leader, moves.units(h0 | h1 | h2), t)
+    return search.after(hands, leader, trick, t)
 
 
 def _exact(
@@ -229,23 +215,93 @@ def _future_range(root: _Root, future: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _best_cards(
-    root: _Root, hands: tuple[int, int, int], trick: tuple[int, ...], future: int
-) -> list[int]:
-    """The mover's cards that keep the declarer's final units at their value, canonical order."""
-    search = root.search
-    mover = (root.leader + len(trick)) % 3
-    lo, hi = _future_range(root, future)
-    best = []
-    for card in _legal(hands[mover], trick, search.follow):
-        after = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))
-        if mover == 0:  # can he still reach the value?
-            ok = _probe_after(search, after, (*trick, card), root.leader, lo) >= lo  # type: ignore[arg-type]
-        else:  # do they still hold him to it?
-            ok = _probe_after(search, after, (*trick, card), root.leader, hi + 1) <= hi  # type: ignore[arg-type]
-        if ok:
-            best.append(card)
-    return best
+class _Moves:
+    """The mover's legal cards in classes of equivalent cards, each with bounds on its value.
+
+    A class's value is the declarer's units from the state after its card
+    on. The bounds learnt while finding the state's value often settle
+    which classes are best without searching them again.
+    """
+
+    def __init__(
+        self, search: core.Search, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int
+    ) -> None:
+        self.search = search
+        self.leader = leader
+        self.mover = mover = (leader + len(trick)) % 3
+        self.classes = _classes(hands, trick, mover, search.follow)
+        self.after = [
+            (
+                tuple(h ^ (1 << same[0]) if i == mover else h for i, h in enumerate(hands)),
+                (*trick, same[0]),
+            )
+            for same in self.classes
+        ]
+        self.lo = [0] * len(self.classes)
+        self.hi = [_TOTAL] * len(self.classes)
+        preferred = search.candidates(hands, leader, trick)  # the search's own order first
+        rank = {card: k for k, card in enumerate(preferred)}
+        self.order = sorted(
+            range(len(self.classes)),
+            key=lambda i: min((rank.get(c, 99) for c in self.classes[i]), default=99),
+        )
+
+    def test(self, i: int, t: int) -> int:
+        """Bound class ``i``'s value around ``t`` (fail-soft), keeping what is learnt."""
+        if self.lo[i] >= t:
+            return self.lo[i]
+        if self.hi[i] < t:
+            return self.hi[i]
+        hands, trick = self.after[i]
+        v = _probe_after(self.search, hands, trick, self.leader, t)  # type: ignore[arg-type]
+        if v >= t:
+            self.lo[i] = max(self.lo[i], v)
+        else:
+            self.hi[i] = min(self.hi[i], v)
+        return v
+
+    def probe(self, t: int) -> int:
+        """Bound the state's value around ``t`` (fail-soft), the likeliest cards first."""
+        if self.mover == 0:
+            self.order.sort(key=lambda i: -self.hi[i])
+            value = -1
+            for i in self.order:
+                v = self.test(i, t)
+                value = max(value, v)
+                if v >= t:
+                    break
+            return value
+        self.order.sort(key=lambda i: self.lo[i])
+        value = 99
+        for i in self.order:
+            v = self.test(i, t)
+            value = min(value, v)
+            if v < t:
+                break
+        return value
+
+    def value(self) -> int:
+        """The state's exact value (MTD(f), upward)."""
+        lo, hi = 0, _TOTAL
+        g = 1
+        while lo < hi:
+            g = max(lo + 1, min(g, hi))
+            v = self.probe(g)
+            if v >= g:
+                lo, g = v, v + 1
+            else:
+                hi, g = v, v
+        return lo
+
+    def best(self, lo: int, hi: int) -> list[int]:
+        """The cards whose value keeps the result: at least ``lo`` for the declarer, at most
+        ``hi`` for an adversary; in canonical order."""
+        found: list[int] = []
+        for i, same in enumerate(self.classes):
+            declarer = self.mover == 0
+            if self.test(i, lo) >= lo if declarer else self.test(i, hi + 1) <= hi:
+                found.extend(same)  # equivalent cards have equal values
+        return sorted(found)
 
 
 def solve(state: cb.State, *, line: bool = False) -> Solution:
@@ -290,8 +346,9 @@ def solve(state: cb.State, *, line: bool = False) -> Solution:
     search = root.search
     hands, trick = root.hands, root.trick
     with _quiet():
-        future = _exact(search, hands, trick, root.leader)
-        cards = set(_best_cards(root, hands, trick, future))
+        at_root = _Moves(search, hands, trick, root.leader)
+        future = at_root.value()
+        cards = set(at_root.best(*_future_range(root, future)))
         path = _line(root, future) if line else ()
     best = tuple(
         action
@@ -310,9 +367,7 @@ def _line(root: _Root, future: int) -> tuple[cb.Play, ...]:
     out: list[cb.Play] = []
     while hands[0] | hands[1] | hands[2]:
         mover = (leader + len(trick)) % 3
-        card = _best_cards(
-            _Root(hands, trick, leader, 0, 0, search, root.seats), hands, trick, future
-        )[0]
+        card = _Moves(search, hands, trick, leader).best(future, future)[0]
         out.append(_PLAYS[card])
         hands = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))  # type: ignore[assignment]
         trick = (*trick, card)
