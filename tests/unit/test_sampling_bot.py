@@ -1,0 +1,188 @@
+"""The sampling bot: legal and deterministic choices, the searched card where one is best.
+
+The hand-built ending is argued from the rules of the play, not from the
+solver: in every world of the seat's view one card is at least as good as
+the other, and strictly better in some.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+import pytest
+
+import calabrasella as cb
+from calabrasella.bots.base import BotError, regular_actions
+from calabrasella.bots.heuristic import HeuristicBot
+from calabrasella.bots.play import play_deal
+from calabrasella.bots.sampling_bot import SamplingBot, utility
+
+# A Calabresella deal, dealer 0: seat 1 (eldest) bids solissimo and leads. He
+# holds all ten diamonds; the monte (unseen by everyone) is four hearts.
+HANDS = (
+    "7h 6h Jh 7s 6s 5s 4s Jc 7c 6c 5c 4c",  # seat 0, adversary
+    "3d 2d Ad Kd Qd Jd 7d 6d 5d 4d 4h 3s",  # seat 1, the declarer
+    "Ah 5h 2s As Ks Qs Js 3c 2c Ac Kc Qc",  # seat 2, adversary (plays right after him)
+)
+MONTE = "3h 2h Kh Qh"
+# Ten tricks, each (seat 1, seat 2, seat 0): his 3s, then his diamonds; they
+# throw spades and clubs (and seat 0 the Jh), keeping hearts only.
+PLAYED = (
+    "3s 3d 2d Kd Qd Jd 7d 6d 5d 4d",  # seat 1
+    "2s As Ks Qs Js 3c 2c Ac Kc Qc",  # seat 2
+    "7s 6s 5s 4s Jc 7c 6c 5c 4c Jh",  # seat 0
+)
+TRICKS = list(zip(*(cards.split() for cards in PLAYED)))
+
+
+def two_tricks_left() -> cb.State:
+    """The ending: seat 1 holds Ad 4h and leads; seat 2 Ah 5h, seat 0 7h 6h."""
+    state = cb.deal_from(cb.CALABRESELLA, list(HANDS), MONTE)
+    state = cb.apply(state, cb.Bid(cb.Contract.SOLISSIMO))
+    state = cb.apply(state, cb.Pass())  # no raise
+    for trick in TRICKS:
+        for card in trick:
+            state = cb.apply(state, cb.Play(cb.Card.parse(card)))
+    assert state.hand(1) == cb.CardSet.parse("Ad 4h")
+    return state
+
+
+def play(text: str) -> cb.Play:
+    return cb.Play(cb.Card.parse(text))
+
+
+@pytest.mark.parametrize("worlds", [1, 8])
+def test_the_declarer_cashes_his_master_before_his_losing_heart(worlds: int) -> None:
+    """Every card he cannot see is a heart above his 4h, so 4h loses both tricks; Ad wins one.
+
+    Leading Ad wins that trick (nobody else holds a diamond) and loses the
+    last; leading 4h loses it, and the heart led back makes him throw the Ad
+    too. The heuristic keeps its one master for the last trick, and is wrong here.
+    """
+    view = two_tricks_left().view(1)
+    assert HeuristicBot(0).choose(view) == play("4h")  # the fallback would not find it
+    assert SamplingBot(3, worlds=worlds).choose(view) == play("Ad")
+
+
+def test_an_adversary_keeps_his_ace_when_the_declarer_cashes_a_winner() -> None:
+    """On the declarer's Ad, playing the Ah gives him 3 units; keeping it never costs.
+
+    Kept, the Ah wins the last trick whenever the declarer's last card is a
+    lower heart (in most worlds), and otherwise falls to him either way.
+    """
+    state = cb.apply(two_tricks_left(), play("Ad"))
+    view = state.view(2)
+    assert SamplingBot(5, worlds=8).choose(view) == play("5h")
+
+
+def test_utility_pays_the_difference_in_cavendish_and_the_win_under_a_stake() -> None:
+    """Cavendish: 23-12 pays 11 each, 35-0 pays 70; Calabresella: 18 units win, 17 lose."""
+    assert utility(cb.CAVENDISH, 23) == 11
+    assert utility(cb.CAVENDISH, 16) == -3
+    assert utility(cb.CAVENDISH, 0) == -70
+    assert utility(cb.CALABRESELLA, 18) > 0 > utility(cb.CALABRESELLA, 17)
+    assert utility(cb.CALABRESELLA, 35) > utility(cb.CALABRESELLA, 18)
+
+
+class Checked:
+    """Wraps a bot: every choice must be one of the view's regular legal actions."""
+
+    def __init__(self, bot: SamplingBot) -> None:
+        self.bot = bot
+        self.searched = 0
+
+    def choose(self, view: cb.View) -> cb.Action:
+        action = self.bot.choose(view)
+        assert action in regular_actions(view), (str(action), view.legal_actions)
+        if view.phase is cb.Phase.PLAYING and len(regular_actions(view)) > 1:
+            self.searched += len(view.hand) <= self.bot.search_from
+        return action
+
+
+RULESETS = [
+    cb.CAVENDISH,
+    cb.CALABRESELLA,
+    cb.Cavendish(irregularities="record"),
+    cb.Calabresella(follow_suit=False),
+]
+
+
+@pytest.mark.parametrize("rules", RULESETS, ids=repr)
+def test_legal_and_deterministic_over_random_deals(rules: cb.Ruleset) -> None:
+    """Two runs from the same seeds play the same deals, every choice legal and regular."""
+    histories = []
+    searched = 0
+    for _ in range(2):
+        runs = []
+        for seed in range(3):
+            bots = [
+                Checked(SamplingBot(random.Random(seed * 3 + seat), worlds=3, search_from=5))
+                for seat in range(3)
+            ]
+            final = play_deal(rules, bots, seed)
+            assert final.is_over
+            runs.append(final.history)
+            searched += sum(b.searched for b in bots)
+        histories.append(runs)
+    assert histories[0] == histories[1]
+    assert searched > 0  # some of the deals reached the searched tricks
+
+
+def test_a_time_limit_stops_the_search_and_still_chooses_a_legal_card() -> None:
+    """With no world budget, the clock alone ends the search (after at least one world)."""
+    state = cb.apply(two_tricks_left(), play("Ad"))
+    view = state.view(2)
+    assert SamplingBot(1, worlds=None, time_limit=0.001).choose(view) == play("5h")
+
+
+class Recorder:
+    """A fallback that records the phases it is asked in and picks the last legal action."""
+
+    phases: ClassVar[list[cb.Phase]] = []
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: cb.View) -> cb.Action:
+        Recorder.phases.append(view.phase)
+        return regular_actions(view)[-1]
+
+
+def test_the_auction_and_the_tricks_before_the_search_go_to_the_fallback() -> None:
+    """The fallback bids and plays the early cards; the bot returns its choices unchanged."""
+    Recorder.phases = []
+    bot = SamplingBot(0, worlds=2, search_from=1, fallback=Recorder)
+    state = cb.new_deal(cb.CALABRESELLA, dealer=0, seed=4)
+    view = state.view(1)
+    assert bot.choose(view) == regular_actions(view)[-1]
+    assert Recorder.phases == [cb.Phase.BIDDING]
+    final = play_deal(cb.CALABRESELLA, [bot, HeuristicBot(1), HeuristicBot(2)], 4)
+    assert final.result is not None and not final.result.void  # the deal was played
+    assert cb.Phase.PLAYING in Recorder.phases
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"worlds": 0},
+        {"worlds": 2.0},
+        {"worlds": True},
+        {"time_limit": 0},
+        {"time_limit": -1.0},
+        {"time_limit": float("nan")},
+        {"time_limit": "1"},
+        {"worlds": None},
+        {"search_from": 0},
+        {"search_from": 13},
+    ],
+)
+def test_a_bad_budget_raises_bot_error(options: dict[str, object]) -> None:
+    """Worlds at least 1 (or None with a time limit), a positive finite time, 1..12 tricks."""
+    with pytest.raises(BotError):
+        SamplingBot(0, **options)  # type: ignore[arg-type]
+
+
+def test_a_seed_that_is_not_an_int_or_random_raises_seed_error() -> None:
+    with pytest.raises(cb.SeedError):
+        SamplingBot("7")  # type: ignore[arg-type]
