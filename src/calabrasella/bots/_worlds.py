@@ -21,6 +21,8 @@ from typing import NamedTuple, Union
 import calabrasella as cb
 from calabrasella.rulesets import steps as st
 
+from ._hand import bits
+
 __all__ = ["InconsistentViewError", "Model", "analyse"]
 
 FULL = (1 << 40) - 1
@@ -57,16 +59,6 @@ class InconsistentViewError(cb.RecordError):
         >>> str(InconsistentViewError("seat 1 holds 13 cards"))
         'seat 1 holds 13 cards'
     """
-
-
-def bits(mask: int) -> list[int]:
-    """Return the card indices in ``mask``, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class Draw(NamedTuple):
