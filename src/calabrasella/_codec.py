@@ -93,7 +93,10 @@ def quote(value: object) -> str:
         return f"a list of {len(value)} items"
     if isinstance(value, dict):
         return f"an object with {len(value)} keys"
-    return f"a {type(value).__name__}"
+    if isinstance(value, type):
+        return f"the type {value.__name__}"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 # --- parsing JSON ------------------------------------------------------------------

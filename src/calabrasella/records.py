@@ -548,7 +548,7 @@ def from_data(
     """
     name = _NAMES.get(kind) if isinstance(kind, type) else None
     if name is None:
-        fail("", f"cannot read a {quote(kind)}: expected State, View, Result, Record or Match")
+        fail("", f"cannot read {quote(kind)}: expected State, View, Result, Record or Match")
     if type(data) is not dict:
         fail("", f"expected an object, got {quote(data)}")
     doc = dict(data)
