@@ -59,7 +59,8 @@ class Search:
     Attributes:
         bonus: Units for the last trick: 3 plus the stock's units.
         follow: Whether a player must follow suit.
-        table: Relative key of a position -> [lower bound, upper bound, best lead].
+        table: Relative key of a position (the four suits' codes, sorted, and the
+            leader, packed in one int) -> [lower bound, upper bound, best lead].
         nodes: Positions searched (not settled by the table or the bounds).
         probe: ``probe(h0, h1, h2, lead, rest, t)``: at a trick boundary
             (``rest`` the card units left in the hands), a bound on the
@@ -70,7 +71,7 @@ class Search:
     def __init__(self, bonus: int, follow: bool) -> None:
         self.bonus = bonus
         self.follow = follow
-        self.table: dict[tuple[int, ...], list[int]] = {}
+        self.table: dict[int, list[int]] = {}
         self.nodes = 0
         self.probe: Callable[[int, int, int, int, int, int], int] = self._build()
 
@@ -192,7 +193,7 @@ class Search:
         bonus = self.bonus
         follow = self.follow
         table = self.table
-        exact: dict[tuple[int, int, int, int], list[int]] = {}
+        exact: dict[int, list[int]] = {}
         exact_get = exact.get
         table_get = table.get
         units_of = UNITS
@@ -210,7 +211,7 @@ class Search:
             total = rest + bonus
             if t > total:
                 return total
-            exact_key = (h0, h1, h2, lead)
+            exact_key = h0 | h1 << 40 | h2 << 80 | lead << 120
             entry = exact_get(exact_key)
             if entry is None:
                 k0 = h0 & 1023 | (h1 & 1023) << 10 | (h2 & 1023) << 20 | follow_bit
@@ -237,7 +238,7 @@ class Search:
                     c1, c3 = c3, c1
                 if c1 > c2:
                     c1, c2 = c2, c1
-                key = (c0, c1, c2, c3, lead)
+                key = c0 | c1 << 41 | c2 << 82 | c3 << 123 | lead << 164
                 entry = table_get(key)
                 if entry is None:
                     lo, hi = bounds((i0, i1, i2, i3), (h0, h1, h2), lead, total)

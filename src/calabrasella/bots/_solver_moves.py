@@ -58,6 +58,7 @@ SECONDS: dict[int, tuple[int, ...]] = {}
 THIRDS: dict[int, tuple[int, ...]] = {}
 _DISCARDS: dict[int, tuple[int, ...]] = {}
 _WHOLE_DISCARDS: dict[int, tuple[int, ...]] = {}
+_WHOLE_LIMIT = 1 << 17
 _CACHES = (_WHOLE_DISCARDS, _BLOCKS, SUITS, LEADS, SECONDS, THIRDS, _DISCARDS)
 #: Entries a cache may hold before :func:`trim_caches` empties it.
 CACHE_LIMIT = 1 << 20
@@ -469,6 +470,8 @@ def discards(hand: int, out: int, mode: int) -> tuple[int, ...]:
         if mine:
             k = s | mine << 2 | (out >> (10 * s) & 1023) << 12 | mode << 22
             keyed += get(k) or _discard_part(k)
+    if len(_WHOLE_DISCARDS) >= _WHOLE_LIMIT:  # many keys never come back: start afresh
+        _WHOLE_DISCARDS.clear()
     found = _WHOLE_DISCARDS[whole] = decode(keyed)
     return found
 
