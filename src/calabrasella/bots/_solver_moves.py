@@ -459,7 +459,16 @@ def _discard_part(key: int) -> tuple[int, ...]:
 
 def discards(hand: int, out: int, mode: int) -> tuple[int, ...]:
     """A hand's cards when it does not follow suit (``mode``: see :func:`_discard_part`)."""
-    whole = hand | out << 40 | mode << 80
+    span = 0  # only the suits the hand holds matter
+    if hand & 1023:
+        span = 1023
+    if hand >> 10 & 1023:
+        span |= 1023 << 10
+    if hand >> 20 & 1023:
+        span |= 1023 << 20
+    if hand >> 30:
+        span |= 1023 << 30
+    whole = hand | (out & span) << 40 | mode << 80
     found = _WHOLE_DISCARDS.get(whole)
     if found is not None:
         return found

@@ -183,26 +183,6 @@ def _probe_after(
     return search.after(hands, leader, trick, t)
 
 
-def _exact(
-    search: core.Search, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int
-) -> int:
-    """The declarer's exact units from a state within a trick on (MTD(f) over the probe)."""
-    if not trick:
-        if not (hands[0] | hands[1] | hands[2]):
-            return 0
-        return search.value(hands[0], hands[1], hands[2], leader)
-    lo, hi = 0, _TOTAL
-    g = lo + 1
-    while lo < hi:
-        g = max(lo + 1, min(g, hi))
-        v = _probe_after(search, hands, trick, leader, g)
-        if v >= g:
-            lo, g = v, v + 1
-        else:
-            hi, g = v, v
-    return lo
-
-
 def _future_range(root: _Root, future: int) -> tuple[int, int]:
     """The futures that give the same final units as ``future`` (penalties clamp at 0 and 35)."""
     final = _final(root, future)
@@ -279,6 +259,19 @@ class _Moves:
             if v < t:
                 break
         return value
+
+    def exact(self, i: int) -> int:
+        """Class ``i``'s exact value (MTD(f) from what is known)."""
+        lo, hi = self.lo[i], self.hi[i]
+        g = lo + 1
+        while lo < hi:
+            g = max(lo + 1, min(g, hi))
+            v = self.test(i, g)
+            if v >= g:
+                lo, g = v, v + 1
+            else:
+                hi, g = v, v
+        return lo
 
     def value(self) -> int:
         """The state's exact value (MTD(f), upward)."""
@@ -386,31 +379,38 @@ def _line(root: _Root, future: int) -> tuple[cb.Play, ...]:
 def action_values(state: cb.State) -> dict[cb.Play, int]:
     """Return, for each legal play of the seat to move, the declarer's units after it.
 
-    Each value is exact (what :func:`solve` would report after that play),
-    so this costs more than :func:`solve`, which only tells the best
-    actions apart. Useful to average actions over sampled worlds.
+    Each value is exact: the units :func:`solve` would report after that
+    play. This costs more than :func:`solve`, which only tells the best
+    actions from the others; it suits averaging actions over sampled worlds.
 
     Raises:
         SolveError: ``state`` is not a State, or not in the play phase.
 
     Example:
+        The ending of :func:`solve`'s example: the ace gives 14, the 2 only 12.
+
         >>> import calabrasella as cb
         >>> from calabrasella.bots.solver import action_values
+        >>> state = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> while state.phase is not cb.Phase.PLAYING or state.tricks_played < 10:
+        ...     state = cb.apply(state, cb.legal_actions(state)[-1])
+        >>> {str(action): units for action, units in action_values(state).items()}
+        {'play 2d': 12, 'play Ad': 14}
         >>> action_values(cb.new_deal(cb.CAVENDISH, seed=7))
         Traceback (most recent call last):
         ...
         calabrasella.bots.solver.SolveError: action_values() needs a state in the play phase, not in BIDDING
     """
     root = _root(state, "action_values")
-    mover = (root.leader + len(root.trick)) % 3
-    values: dict[cb.Play, int] = {}
+    found: dict[int, int] = {}
     with _quiet():
-        for action in cb.legal_actions(state):
-            if isinstance(action, cb.Play):
-                card = action.card.index
-                after = tuple(
-                    h ^ (1 << card) if i == mover else h for i, h in enumerate(root.hands)
-                )
-                future = _exact(root.search, after, (*root.trick, card), root.leader)  # type: ignore[arg-type]
-                values[action] = _final(root, future)
-    return values
+        at_root = _Moves(root.search, root.hands, root.trick, root.leader)
+        for i, same in enumerate(at_root.classes):
+            future = at_root.exact(i)
+            for card in same:  # equivalent cards have equal values
+                found[card] = _final(root, future)
+    return {
+        action: found[action.card.index]
+        for action in cb.legal_actions(state)
+        if isinstance(action, cb.Play)
+    }
