@@ -21,7 +21,8 @@ the side of ``t`` it falls), with:
 - bounds from *cashing*: the side on lead surely takes the tricks its leader
   can cash from the top; when every suit the leader holds is topped by the
   other side, the other side surely wins the first trick and then cashes;
-- move ordering: the stored lead first, then sure winners, low cards;
+- move ordering: the stored lead first, then the last lead that decided a
+  position of the same kind (a killer), then sure winners, low cards;
   second and third hands by what the trick brings their side.
 """
 
@@ -204,6 +205,8 @@ class Search:
         thirds_get = THIRDS.get
         follow_bit = 1 << 30 if follow else 0
         search = self
+        killers: dict[int, int] = {}  # (leader's role, tricks left) -> a deciding lead
+        killers_get = killers.get
 
         def probe(h0: int, h1: int, h2: int, lead: int, rest: int, t: int) -> int:
             if t <= 0:
@@ -276,6 +279,11 @@ class Search:
                     )
                     keyed += leads_get(k) or lead_part(k)
             m1 = decode(keyed)
+            # the lead that last decided a node of this kind, then this position's own
+            kind = role << 4 | tricks_left
+            killer = killers_get(kind, -1)
+            if killer >= 0 and m1[0] != killer and killer in m1:
+                m1 = (killer, *[c for c in m1 if c != killer])
             hint = entry[2]
             if hint >= 0 and m1[0] != hint and hint in m1:
                 m1 = (hint, *[c for c in m1 if c != hint])
@@ -391,11 +399,13 @@ class Search:
                         v1 = v2
                         if v2 >= t:
                             best1 = c1
+                            killers[kind] = c1
                             break
                 elif v2 < v1:
                     v1 = v2
                     if v2 < t:
                         best1 = c1
+                        killers[kind] = c1
                         break
             if v1 >= t:
                 if v1 > entry[0]:
