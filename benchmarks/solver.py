@@ -3,7 +3,9 @@
 Each deal is dealt from its seed (dealer ``seed % 3``) and taken through a
 real exchange: the eldest hand makes the lowest bid, the others pass, and
 every exchange decision takes the first legal action (``--exchange
-random``: a seeded random one). With ``--tricks 12`` the solver then solves
+random``: a seeded random one). With ``--exchange heuristic`` three
+``HeuristicBot`` players bid and exchange (the eldest bids the lowest if all
+would pass): stronger declarers, closer deals, harder solves. With ``--tricks 12`` the solver then solves
 the whole play; with fewer, seeded random plays come first until that many
 tricks are left. Prints one row per deal with ``--verbose``, then a table:
 median and max wall time and CPU time, median and max nodes.
@@ -25,12 +27,17 @@ import time
 import calabrasella as cb
 from calabrasella.bots.solver import solve
 
-RULES = {"cavendish": (cb.CAVENDISH,), "calabresella": (cb.CALABRESELLA,)}
-RULES["both"] = RULES["cavendish"] + RULES["calabresella"]
+RULES: dict[str, tuple[cb.Ruleset, ...]] = {
+    "cavendish": (cb.CAVENDISH,),
+    "calabresella": (cb.CALABRESELLA,),
+    "both": (cb.CAVENDISH, cb.CALABRESELLA),
+}
 
 
 def play_state(rules: cb.Ruleset, seed: int, exchange: str) -> cb.State:
     """Return the deal of ``seed`` at the start of its play, after a real exchange."""
+    if exchange == "heuristic":
+        return heuristic_state(rules, seed)
     rng = random.Random(seed)
     state = cb.new_deal(rules, dealer=seed % 3, seed=seed)
     bid = False
@@ -52,6 +59,30 @@ def play_state(rules: cb.Ruleset, seed: int, exchange: str) -> cb.State:
     return state
 
 
+def heuristic_state(rules: cb.Ruleset, seed: int) -> cb.State:
+    """Return the deal of ``seed`` at the start of its play, bid and exchanged by heuristic bots."""
+    from calabrasella.bots import HeuristicBot
+
+    rng = random.Random(seed)
+    for force in (False, True):
+        bots = [HeuristicBot(random.Random(seed * 3 + seat)) for seat in range(rules.players)]
+        state = cb.new_deal(rules, dealer=seed % 3, seed=seed)
+        if force:  # everybody passed: the eldest bids the lowest
+            state = cb.apply(
+                state, next(a for a in cb.legal_actions(state) if isinstance(a, cb.Bid))
+            )
+        while not state.is_over and state.phase is not cb.Phase.PLAYING:
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+            else:
+                seat = state.to_move
+                assert seat is not None
+                state = cb.apply(state, bots[seat].choose(state.view(seat)))
+        if not state.is_over:
+            return state
+    raise RuntimeError(f"deal {seed} ended before the play")  # pragma: no cover
+
+
 def advance(state: cb.State, tricks_left: int, seed: int) -> cb.State:
     """Play seeded random legal cards until ``tricks_left`` tricks are left."""
     rng = random.Random(seed)
@@ -62,7 +93,12 @@ def advance(state: cb.State, tricks_left: int, seed: int) -> cb.State:
 
 
 def measure(
-    deals: int, tricks: int, rules: tuple[cb.Ruleset, ...], exchange: str, first_seed: int, verbose: bool
+    deals: int,
+    tricks: int,
+    rules: tuple[cb.Ruleset, ...],
+    exchange: str,
+    first_seed: int,
+    verbose: bool,
 ) -> dict[str, float]:
     """Solve ``deals`` deals with ``tricks`` tricks left; return the summary figures."""
     walls: list[float] = []
@@ -103,7 +139,7 @@ def main() -> None:
         "--tricks", type=int, nargs="+", default=[12, 6], help="tricks left when solving (12 6)"
     )
     parser.add_argument("--rules", choices=sorted(RULES), default="both", help="alternate both")
-    parser.add_argument("--exchange", choices=("first", "random"), default="first")
+    parser.add_argument("--exchange", choices=("first", "random", "heuristic"), default="first")
     parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args()
@@ -112,7 +148,12 @@ def main() -> None:
         if not 1 <= tricks <= 12:
             parser.error(f"--tricks {tricks}: expected 1..12")
         rows.append(
-            (tricks, measure(args.deals, tricks, RULES[args.rules], args.exchange, args.seed, args.verbose))
+            (
+                tricks,
+                measure(
+                    args.deals, tricks, RULES[args.rules], args.exchange, args.seed, args.verbose
+                ),
+            )
         )
     print(
         f"solver, {args.deals} deals ({args.rules}, {args.exchange} exchange, seeds {args.seed}..):"
