@@ -61,7 +61,7 @@ _WHOLE_DISCARDS: dict[int, tuple[int, ...]] = {}
 _WHOLE_LIMIT = 1 << 17
 _CACHES = (_WHOLE_DISCARDS, _BLOCKS, SUITS, LEADS, SECONDS, THIRDS, _DISCARDS)
 #: Entries a cache may hold before :func:`trim_caches` empties it.
-CACHE_LIMIT = 1 << 20
+CACHE_LIMIT = 1 << 18
 
 
 def trim_caches() -> None:

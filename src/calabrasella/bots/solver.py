@@ -67,10 +67,10 @@ class Solution:
         best_actions: Every legal action of the seat to move that achieves
             it, in :func:`calabrasella.legal_actions` order.
         nodes: Positions the search examined (a measure of its work).
-        best_line: If asked for (``solve(state, line=True)``), one perfect
-            play to the end of the deal, from the seat to move: each action
-            is the first of the best actions where it is played. Empty
-            otherwise.
+        best_line: If asked for (``solve(state, line=True)``), one line of
+            perfect play to the end of the deal, from the seat to move: at
+            each turn the first legal action that keeps the declarer's units
+            at the solution's value. Empty otherwise.
     """
 
     declarer_units: int
@@ -89,7 +89,6 @@ class _Root:
     won: int  # the declarer's card units so far
     net_revokes: int  # adversaries' revokes minus the declarer's (table mode)
     search: core.Search
-    seats: tuple[int, int, int]  # the seat of each position
 
 
 @contextlib.contextmanager
@@ -139,7 +138,6 @@ def _root(state: object, function: str) -> _Root:
         won=state.card_units_won[declarer],
         net_revokes=revokes[1] - revokes[0],
         search=core.Search(bonus, bool(state.rules.follow_suit)),
-        seats=seats,
     )
 
 
