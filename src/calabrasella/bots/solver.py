@@ -16,8 +16,16 @@ searched: nobody revokes, plays out of turn or abandons from here on.
 The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
-cash. It is pure Python: a whole deal of twelve tricks takes seconds,
-the last six tricks milliseconds (see ``benchmarks/solver.py``).
+cash. It is pure Python: the last six tricks take a few milliseconds, a
+whole deal of twelve tricks about a second at the median and up to tens of
+seconds for a close deal (``benchmarks/solver.py``). The cyclic garbage
+collector is held off during a search and switched back on after it.
+
+The objective is the declarer's units, as the Result reports them. In
+Cavendish the payment grows with the units, so the same play maximises
+it. In Calabresella it does not quite: cappotto and stramazzo depend on the
+tricks each side takes and on the losing side's card units, so a line
+perfect for the units may miss a cappotto or allow a stramazzo.
 """
 
 from __future__ import annotations
