@@ -175,20 +175,6 @@ def _classes(
     return moves.classes(hand, out)
 
 
-def _probe_after(
-    search: core.Search, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int, t: int
-) -> int:
-    """Bound (fail-soft, around ``t``) the declarer's units from a state within a trick on.
-
-    ``hands`` are after the cards of ``trick``; the value counts this
-    trick's units and everything after it.
-    """
-    if not trick:
-        h0, h1, h2 = hands
-        return search.probe(h0, h1, h2, leader, moves.units(h0 | h1 | h2), t)
-    return search.after(hands, leader, trick, t)
-
-
 def _future_range(root: _Root, future: int) -> tuple[int, int]:
     """The futures that give the same final units as ``future`` (penalties clamp at 0 and 35)."""
     final = _final(root, future)
@@ -239,7 +225,7 @@ class _Moves:
         if self.hi[i] < t:
             return self.hi[i]
         hands, trick = self.after[i]
-        v = _probe_after(self.search, hands, trick, self.leader, t)  # type: ignore[arg-type]
+        v = self.search.after(hands, self.leader, trick, t)  # type: ignore[arg-type]
         if v >= t:
             self.lo[i] = max(self.lo[i], v)
         else:
