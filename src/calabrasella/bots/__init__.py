@@ -31,6 +31,7 @@ from .simulate import (
     seating,
     simulate,
 )
+from .solver import Solution, SolveError, action_values, solve
 
 __all__ = [
     "Bot",
@@ -43,7 +44,10 @@ __all__ = [
     "ProgressBar",
     "RandomBot",
     "Sampler",
+    "Solution",
+    "SolveError",
     "Summary",
+    "action_values",
     "deal_seed",
     "play_deal",
     "regular_actions",
@@ -51,4 +55,5 @@ __all__ = [
     "sample_state",
     "seating",
     "simulate",
+    "solve",
 ]

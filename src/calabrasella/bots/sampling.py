@@ -47,7 +47,8 @@ from typing import Union
 
 import calabrasella as cb
 
-from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse, bits
+from ._hand import bits
+from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
 
 __all__ = ["InconsistentViewError", "Sampler", "sample_state"]
 
