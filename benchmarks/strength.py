@@ -14,7 +14,7 @@ Bots are named as ``module:attribute`` (a bot factory: called with a
 ``random.Random``, it returns a bot), so any bot on the path can be compared:
 
     python benchmarks/strength.py --deals 2000 --workers 2
-    python benchmarks/strength.py --candidate calabrasella.bots.sampling:SamplingBot \\
+    python benchmarks/strength.py --candidate calabrasella.bots.sampling_bot:SamplingBot \\
         --baseline calabrasella.bots.heuristic:HeuristicBot --lineups 1v2 2v1
 
 usage: python benchmarks/strength.py [--deals N] [--seed S] [--workers W]
