@@ -20,6 +20,7 @@ from .base import Bot, BotError, RandomBot, regular_actions
 from .heuristic import HeuristicBot
 from .play import play_deal
 from .sampling import InconsistentViewError, Sampler, sample_state
+from .sampling_bot import SamplingBot
 from .simulate import (
     BotFactory,
     ContractStats,
@@ -44,6 +45,7 @@ __all__ = [
     "ProgressBar",
     "RandomBot",
     "Sampler",
+    "SamplingBot",
     "Solution",
     "SolveError",
     "Summary",
