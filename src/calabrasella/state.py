@@ -13,12 +13,13 @@ from . import legal, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import TABLE_PLAYING, Phase
+from .phases import Phase
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
 
 if TYPE_CHECKING:
+    from ._auction import Position
     from .deal import Deal
     from .views import View
 
@@ -53,6 +54,7 @@ class State:
     """
 
     __slots__ = (
+        "_auction",
         "_card_units_won",
         "_deal",
         "_exchange",
@@ -67,6 +69,10 @@ class State:
         "_trick_cards",
         "_tricks_won",
     )
+
+    # Not a field: the auction position of a state of the auction, when the
+    # engine built it (see calabrasella._auction); left out of the value.
+    _auction: Position
 
     def __init__(
         self,
@@ -113,8 +119,7 @@ class State:
     @property
     def phase(self) -> Phase:
         """What kind of action is expected."""
-        phase = self._phase
-        return _PLAYING if phase is TABLE_PLAYING else phase
+        return self._phase
 
     @property
     def to_move(self) -> Optional[int]:

@@ -28,8 +28,8 @@ from .actions import (
     TurnStock,
 )
 from .cards import DECK, Card, CardSet, _cardset
-from .phases import TABLE_PLAYING, Phase
-from .rulesets.base import Ruleset
+from .phases import Phase
+from .rulesets.base import PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange, GiveBackStep
 from .scoring import Result
 
@@ -158,8 +158,6 @@ def build_view(state: State, seat: int) -> View:
     history = state._history
     trick = state._trick_cards
     phase = state._phase
-    if phase is TABLE_PLAYING:  # table mode's play, shown as PLAYING
-        phase = Phase.PLAYING
     over = phase is Phase.OVER
     d: dict[str, Any] = {
         "rules": state._rules,
@@ -176,7 +174,7 @@ def build_view(state: State, seat: int) -> View:
         "legal_actions": state.legal_actions() if state._to_move == seat else (),
         "result": state._result,
     }
-    record = state._rules.irregularities is not _FORBID and state._rules.irregularities == "record"
+    record = state._rules._play == PLAY_TABLE
     if record and ex is not None and not over:  # table mode: each seat's irregular actions too
         d["legal_actions"] = _legal_for(state, seat)
     if trick:
@@ -214,7 +212,6 @@ def _legal_for(state: State, seat: int) -> tuple[Action, ...]:
 
 
 _PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
-_FORBID = "forbid"
 _EMPTY = CardSet()
 _NO_EXCHANGE: dict[str, Any] = {
     "declarer": None,

@@ -614,6 +614,7 @@ EXPECTED_ALL = [
     "is_legal",
     "legal_actions",
     "new_deal",
+    "parse_action",
     "register_ruleset",
     "registered_ruleset",
     "result_of",

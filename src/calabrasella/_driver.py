@@ -1,0 +1,309 @@
+"""The engine's machinery below its public functions.
+
+The exchange driver (it runs a ruleset's exchange steps on a :class:`Work`),
+the end of a deal (the tally and the ruleset's score), and table mode's
+irregular actions. :mod:`calabrasella.engine` keeps the public functions,
+the auction and the play's hot path; :mod:`calabrasella._rollout` drives
+the same steps without building the states in between.
+"""
+
+from __future__ import annotations
+
+from . import _bits, legal
+from ._auction import Position
+from .actions import Abandon, Action, OutOfTurn, Revoke, TurnStock
+from .errors import IllegalActionError, RulesetError
+from .phases import Phase
+from .rulesets.base import PLAY_TABLE
+from .rulesets.steps import Exchange, Work, describe
+from .scoring import Result, Tally, settle
+from .state import State, make_state
+
+__all__ = [
+    "IRREGULAR",
+    "advance",
+    "apply_exchange",
+    "apply_irregular",
+    "begin_exchange",
+    "close",
+    "finish",
+    "place",
+    "work_of",
+]
+
+_UNITS = _bits.UNITS
+_tuple_new = tuple.__new__
+_new = object.__new__
+_PLAYING = Phase.PLAYING
+_BIDDING = Phase.BIDDING
+_OVER = Phase.OVER
+_DRAWING = Phase.DRAWING
+#: The irregular actions of table mode, by class.
+IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
+
+
+# --- the exchange ------------------------------------------------------------------
+
+
+def work_of(state: State) -> Work:
+    """Return a fresh working copy of ``state`` (which must be in the exchange).
+
+    The same as :func:`calabrasella.legal.work_of`, built field by field.
+    """
+    w = _new(Work)
+    w.rules = state._rules
+    w.hands = list(state._hand_masks)
+    w.stock = state._stock_mask
+    w.phase = state._phase
+    w.to_move = state._to_move
+    w.history_length = len(state._history) + 1
+    w.entries = []
+    (
+        w.declarer, w.contract, w.modifier, w.plan, w.step, w.moved, w.called, w.giver,
+        w.gave_back, w.exposed, w.discards, w.taken, w.drawn, w.starts, w.forced, w.order, _,
+    ) = state._exchange  # type: ignore[misc]  # fmt: skip
+    return w
+
+
+def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action], ...]) -> State:
+    """Return the state after the auction's last call: the exchange runs to its first decision."""
+    declarer, contract = won.won  # type: ignore[misc]
+    zeros = (0,) * len(state._hand_masks)
+    exchange: Exchange = _tuple_new(Exchange, (
+        declarer, contract, None, won.plan, 0, 0, -1, -1, -1, 0,
+        zeros, zeros, zeros, (), (), state._deal.order, (),
+    ))  # fmt: skip
+    work = Work(state._rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
+    advance(work)
+    return close(state, work, history)
+
+
+def apply_exchange(state: State, action: Action) -> State:
+    """Return the state after ``action`` in the exchange (the running step applies it)."""
+    work = work_of(state)
+    if work.plan[work.step].apply(work, action):
+        work.step += 1
+        advance(work)
+    entries = work.entries
+    history = (*state._history, entries[0]) if len(entries) == 1 else (*state._history, *entries)
+    return close(state, work, history)
+
+
+def advance(work: Work) -> None:
+    """Run the plan from ``work.step`` until a step waits for a decision, or begin the play."""
+    plan = work.plan
+    while work.step < len(plan):
+        step = plan[work.step]
+        work.moved = 0
+        work.starts += (work.history_length,)  # one start per step, in order
+        if step.start(work):
+            phase = work.phase
+            if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
+                (work.to_move is None) != (phase is _DRAWING)
+            ):
+                raise RulesetError(
+                    f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
+                    f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
+                    "step waits in an exchange phase, and only chance waits in DRAWING"
+                )
+            return
+        work.step += 1
+        plan = work.plan  # a step may have inserted steps (a raise does so in apply, not start)
+    begin_play(work)
+
+
+def begin_play(work: Work) -> None:
+    """Check the hands and the stock the exchange leaves, and let the first leader lead."""
+    rules = work.rules
+    hand_size, stock_size = rules.play_sizes(work.contract, work.modifier)
+    for seat in work.order:
+        held = work.hands[seat].bit_count()
+        if held != hand_size:
+            raise RulesetError(
+                f"{rules.name}: the exchange leaves seat {seat} with {held} cards, not {hand_size}"
+            )
+    if work.stock.bit_count() != stock_size:
+        raise RulesetError(
+            f"{rules.name}: the exchange leaves {work.stock.bit_count()} cards in the stock, "
+            f"not {stock_size}"
+        )
+    leader = rules.first_leader(
+        order=work.order, declarer=work.declarer, contract=work.contract, modifier=work.modifier
+    )
+    work.phase, work.to_move = _PLAYING, leader
+
+
+def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
+    """Build the next state from the work of one action."""
+    s = state
+    if work.phase is _PLAYING and work.to_move is not None:
+        leader, exchange = work.to_move, work.exchange()
+    else:  # a step waits: list its legal actions now, while the work is at hand
+        leader, exchange = s._leader, work.exchange(work.plan[work.step].legal_actions(work))
+    return make_state(
+        s._rules, s._deal, work.phase, work.to_move, tuple(work.hands), work.stock,
+        exchange, (), leader, s._card_units_won, s._tricks_won, history, None,
+    )  # fmt: skip
+
+
+# --- the end of the deal ----------------------------------------------------------
+
+
+def finish(state: State, last: int, *, abandoned: bool = False) -> State:
+    """Return ``state`` (the last trick just won by ``last``) with the deal scored and over."""
+    ex = state._exchange
+    assert ex is not None
+    declarer = ex.declarer
+    won = state._card_units_won
+    tricks = state._tricks_won
+    revokes = [0, 0]  # the declarer's, the adversaries'
+    if state._rules._play == PLAY_TABLE:
+        for who, action in state._history:
+            if action.__class__ is Revoke:
+                revokes[who != declarer] += 1
+    stock_units = _bits.units(state._stock_mask)
+    declarer_cards = won[declarer]
+    adversary_cards = sum(won) - declarer_cards
+    if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
+        declarer_cards = 32 - stock_units - adversary_cards
+    tally = Tally(
+        players=len(state._hand_masks),
+        dealer=state._deal.dealer,
+        declarer=declarer,
+        contract=ex.contract,
+        modifier=ex.modifier,
+        declarer_card_units=declarer_cards,
+        adversary_card_units=adversary_cards,
+        stock_units=stock_units,
+        declarer_last=last == declarer,
+        declarer_tricks=tricks[declarer],
+        adversary_tricks=sum(tricks) - tricks[declarer],
+        declarer_revokes=revokes[0],
+        adversary_revokes=revokes[1],
+        abandoned=abandoned,
+    )
+    result = state._rules.score(tally)
+    s = state
+    return make_state(
+        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange,
+        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, result,
+    )  # fmt: skip
+
+
+# --- table mode: irregular actions --------------------------------------------------
+
+
+def apply_irregular(state: State, action: Action) -> State:
+    """Apply a revoke, a card out of turn, an abandon or a stock turned early (table mode)."""
+    if state._rules._play != PLAY_TABLE:
+        raise IllegalActionError(
+            action, "irregularities are not recorded under these rules (irregularities='forbid')"
+        )
+    if action.__class__ is TurnStock:
+        if action not in legal.stock_turns(state):
+            raise IllegalActionError(action, _why_not(state, action))
+        return _turn_stock(state, action.seat, action)
+    if state._phase is not _PLAYING:
+        where = "the deal is over" if state._phase is _OVER else "the play has not begun"
+        raise IllegalActionError(action, f"{describe(action)} belongs to the play: {where}")
+    if action not in legal.irregular_actions(state):
+        raise IllegalActionError(action, _why_not(state, action))
+    s = state
+    seat: int = s._to_move  # type: ignore[assignment]
+    cls = action.__class__
+    if cls is Revoke:
+        return place(state, seat, action.card.index, action)  # type: ignore[union-attr]
+    ex = s._exchange
+    assert ex is not None
+    who = ex.declarer if cls is Abandon else action.seat  # type: ignore[union-attr]
+    history = (*s._history, (who, action))
+    new = make_state(
+        s._rules, s._deal, _PLAYING, seat, s._hand_masks, s._stock_mask, s._exchange,
+        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, history, None,
+    )  # fmt: skip
+    return finish(new, ex.declarer, abandoned=True) if cls is Abandon else new
+
+
+def _why_not(state: State, action: Action) -> str:
+    seat = state._to_move
+    cls = action.__class__
+    if cls is Revoke:
+        trick = state._trick_cards
+        if not trick:
+            return f"seat {seat} leads: there is no suit to revoke"
+        return f"seat {seat} does not hold {action.card} or does not hold the suit led"  # type: ignore[union-attr]
+    if cls is Abandon:
+        return "the single player may abandon only right after an adversary's card out of turn"
+    if cls is TurnStock:
+        return (
+            "the stock may be turned early only by a seat at the table, while it is face "
+            "down and before the single player's first discard"
+        )
+    return (
+        f"only an adversary who is not to move may play out of turn, a card he holds "
+        f"(seat {seat} is to move)"
+    )
+
+
+def _turn_stock(state: State, seat: int, action: Action) -> State:
+    """The stock turned early: by the single player the deal is void and he pays 35 to
+    each adversary; by an adversary, no penalty, the stock is face up for all."""
+    s = state
+    ex = s._exchange
+    assert ex is not None
+    history = (*s._history, (seat, action))
+    if seat != ex.declarer:
+        work = work_of(state)
+        work.exposed |= work.stock
+        return close(state, work, history)
+    tally = Tally(
+        players=s.players, dealer=s._deal.dealer, declarer=seat, contract=ex.contract,
+        modifier=ex.modifier, declarer_card_units=0, adversary_card_units=0, stock_units=0,
+        declarer_last=False, declarer_tricks=0, adversary_tricks=0,
+    )  # fmt: skip
+    dealer_shares: bool = s._rules.dealer_shares
+    result = Result(
+        void=True,
+        declarer=seat,
+        contract=ex.contract,
+        modifier=ex.modifier,
+        payments=settle(tally, declarer_won=False, value=35, dealer_shares=dealer_shares),
+        notes=(
+            "the single player turned the stock before he had discarded: "
+            "the deal is void and he loses 35 to each adversary",
+        ),
+    )
+    return make_state(
+        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, ex, (),
+        s._leader, s._card_units_won, s._tricks_won, history, result,
+    )  # fmt: skip
+
+
+def place(state: State, seat: int, card: int, action: Action) -> State:
+    """Put ``card`` of ``seat`` to the trick (a revoke): the trick is won as usual."""
+    s = state
+    hands = s._hand_masks
+    new_hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1 :])
+    history = (*s._history, (seat, action))
+    trick = s._trick_cards
+    if len(trick) < 2:
+        return make_state(
+            s._rules, s._deal, _PLAYING, s._deal.next_seat[seat], new_hands, s._stock_mask,
+            s._exchange, (*trick, card), s._leader, s._card_units_won, s._tricks_won,
+            history, None,
+        )  # fmt: skip
+    cards = (*trick, card)
+    suit = cards[0] // 10
+    where = min((c, i) for i, c in enumerate(cards) if c // 10 == suit)[1]
+    winner = s._leader
+    for _ in range(where):
+        winner = s._deal.next_seat[winner]
+    won = list(s._card_units_won)
+    won[winner] += _UNITS[cards[0]] + _UNITS[cards[1]] + _UNITS[card]
+    tricks = list(s._tricks_won)
+    tricks[winner] += 1
+    new = make_state(
+        s._rules, s._deal, _PLAYING, winner, new_hands, s._stock_mask, s._exchange, (),
+        winner, tuple(won), tuple(tricks), history, None,
+    )  # fmt: skip
+    return new if new_hands[winner] else finish(new, winner)
