@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from . import _bits, legal
 from ._auction import Position
-from .actions import Abandon, Action, OutOfTurn, Revoke, TurnStock
+from .actions import DISCARDS, DONE, Abandon, Action, Discard, OutOfTurn, Revoke, TurnStock
 from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE
-from .rulesets.steps import Exchange, Work, describe
-from .scoring import Result, Tally, settle
+from .rulesets.protocol import _DECLARER, card_actions, role_seat
+from .rulesets.steps import DiscardStep, Exchange, Work, describe
+from .scoring import Result, Tally, make_tally, settle
 from .state import State, make_state
 
 __all__ = [
@@ -38,6 +39,7 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
+_DONE_FIRST: tuple[Action, ...] = (DONE,)
 #: The irregular actions of table mode, by class.
 IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
 
@@ -80,13 +82,61 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
 
 def apply_exchange(state: State, action: Action) -> State:
     """Return the state after ``action`` in the exchange (the running step applies it)."""
+    ex: Exchange = state._exchange  # type: ignore[assignment]
+    step = ex.plan[ex.step]
+    if action.__class__ is Discard and step.__class__ is DiscardStep:
+        new = _discard(state, ex, step, action)
+        if new is not None:
+            return new
     work = work_of(state)
-    if work.plan[work.step].apply(work, action):
+    if step.apply(work, action):
         work.step += 1
         advance(work)
     entries = work.entries
-    history = (*state._history, entries[0]) if len(entries) == 1 else (*state._history, *entries)
+    history = state._history + (entries[0],) if len(entries) == 1 else state._history + tuple(entries)
     return close(state, work, history)
+
+
+def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> State | None:
+    """Return the state after a discard that leaves the discard open (``None`` otherwise).
+
+    What :meth:`DiscardStep.apply` and :meth:`DiscardStep.legal_actions` do,
+    without a working copy, for the most frequent action of the exchange; a
+    discard that ends the step, or that is refused, goes the general way.
+    """
+    role = step.role
+    declarer = ex.declarer
+    seat = declarer if role is _DECLARER else role_seat(role, ex.order, declarer)
+    if step.as_taken:
+        low = high = ex.taken[seat].bit_count()
+    else:
+        low, high = step.min_count, step.max_count
+    moved = ex.moved + 1
+    bit = 1 << action.card.index
+    hands = state._hand_masks
+    hand = hands[seat]
+    if moved >= high or not hand & bit:
+        return None
+    held = list(hands)
+    held[seat] = hand = hand ^ bit
+    discards = list(ex.discards)
+    discards[seat] |= bit
+    cards = card_actions(DISCARDS, hand)
+    (
+        declarer, contract, modifier, plan, at, _, called, giver,
+        gave_back, exposed, _, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    record: Exchange = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at, moved, called, giver, gave_back, exposed,
+        tuple(discards), taken, drawn, starts, forced, order,
+        _DONE_FIRST + cards if moved >= low else cards,
+    ))  # fmt: skip
+    s = state
+    return make_state(
+        s._rules, s._deal, s._phase, s._to_move, tuple(held), s._stock_mask | bit,
+        record, (), s._leader, s._card_units_won, s._tricks_won, s._history + ((seat, action),),
+        None,
+    )  # fmt: skip
 
 
 def advance(work: Work) -> None:
@@ -136,14 +186,32 @@ def begin_play(work: Work) -> None:
 def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
     """Build the next state from the work of one action."""
     s = state
-    if work.phase is _PLAYING and work.to_move is not None:
-        leader, exchange = work.to_move, work.exchange()
+    w = work
+    phase = w.phase
+    legal: tuple[Action, ...] = ()
+    if phase is _PLAYING and w.to_move is not None:
+        leader = w.to_move
     else:  # a step waits: list its legal actions now, while the work is at hand
-        leader, exchange = s._leader, work.exchange(work.plan[work.step].legal_actions(work))
-    return make_state(
-        s._rules, s._deal, work.phase, work.to_move, tuple(work.hands), work.stock,
-        exchange, (), leader, s._card_units_won, s._tricks_won, history, None,
-    )  # fmt: skip
+        leader, legal = s._leader, w.plan[w.step].legal_actions(w)
+    record: Exchange = _tuple_new(Exchange, (
+        w.declarer, w.contract, w.modifier, w.plan, w.step, w.moved, w.called, w.giver,
+        w.gave_back, w.exposed, w.discards, w.taken, w.drawn, w.starts, w.forced, w.order, legal,
+    ))  # fmt: skip
+    new = _new(State)
+    new._rules = s._rules
+    new._deal = s._deal
+    new._phase = phase
+    new._to_move = w.to_move
+    new._hand_masks = tuple(w.hands)
+    new._stock_mask = w.stock
+    new._exchange = record
+    new._trick_cards = ()
+    new._leader = leader
+    new._card_units_won = s._card_units_won
+    new._tricks_won = s._tricks_won
+    new._history = history
+    new._result = None
+    return new
 
 
 # --- the end of the deal ----------------------------------------------------------
@@ -166,21 +234,21 @@ def finish(state: State, last: int, *, abandoned: bool = False) -> State:
     adversary_cards = sum(won) - declarer_cards
     if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
         declarer_cards = 32 - stock_units - adversary_cards
-    tally = Tally(
-        players=len(state._hand_masks),
-        dealer=state._deal.dealer,
-        declarer=declarer,
-        contract=ex.contract,
-        modifier=ex.modifier,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=adversary_cards,
-        stock_units=stock_units,
-        declarer_last=last == declarer,
-        declarer_tricks=tricks[declarer],
-        adversary_tricks=sum(tricks) - tricks[declarer],
-        declarer_revokes=revokes[0],
-        adversary_revokes=revokes[1],
-        abandoned=abandoned,
+    tally = make_tally(
+        len(state._hand_masks),
+        state._deal.dealer,
+        declarer,
+        ex.contract,
+        ex.modifier,
+        declarer_cards,
+        adversary_cards,
+        stock_units,
+        last == declarer,
+        tricks[declarer],
+        sum(tricks) - tricks[declarer],
+        revokes[0],
+        revokes[1],
+        abandoned,
     )
     result = state._rules.score(tally)
     s = state
@@ -216,7 +284,7 @@ def apply_irregular(state: State, action: Action) -> State:
     ex = s._exchange
     assert ex is not None
     who = ex.declarer if cls is Abandon else action.seat  # type: ignore[union-attr]
-    history = (*s._history, (who, action))
+    history = s._history + ((who, action),)
     new = make_state(
         s._rules, s._deal, _PLAYING, seat, s._hand_masks, s._stock_mask, s._exchange,
         s._trick_cards, s._leader, s._card_units_won, s._tricks_won, history, None,
@@ -251,7 +319,7 @@ def _turn_stock(state: State, seat: int, action: Action) -> State:
     s = state
     ex = s._exchange
     assert ex is not None
-    history = (*s._history, (seat, action))
+    history = s._history + ((seat, action),)
     if seat != ex.declarer:
         work = work_of(state)
         work.exposed |= work.stock
@@ -284,7 +352,7 @@ def place(state: State, seat: int, card: int, action: Action) -> State:
     s = state
     hands = s._hand_masks
     new_hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1 :])
-    history = (*s._history, (seat, action))
+    history = s._history + ((seat, action),)
     trick = s._trick_cards
     if len(trick) < 2:
         return make_state(

@@ -15,7 +15,7 @@ from typing import Union
 from . import _bits, legal
 from ._auction import position_of
 from ._driver import IRREGULAR, apply_exchange, apply_irregular, begin_exchange, finish
-from .actions import Action, Bid, Draw, Pass, Play
+from .actions import PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
 from .deal import as_random
 from .errors import IllegalActionError, SeatError, StateError
@@ -39,6 +39,12 @@ _UNITS = _bits.UNITS
 _SUIT_PLAYS = legal.SUIT_PLAYS
 _SUIT_MASKS = _bits.SUIT_MASKS
 _new = object.__new__
+# Shared values the play's hot path hands out instead of building them: the
+# history entry (seat, Play) for each seat and card (of the shared Play actions),
+# and the trick after its first card and after its second.
+_PLAY_ENTRIES = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
+_LEADS = tuple((c,) for c in range(40))
+_SECONDS = tuple(tuple((c0, c1) for c1 in range(40)) for c0 in range(40))
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
@@ -179,21 +185,33 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
                     action,
                     f"seat {mover} must follow suit: {DECK[trick[0]].suit.name.lower()} was led",
                 )
-        held = list(hands)
-        held[mover] = hand ^ bit
+        if len(hands) == 3:  # one new tuple
+            if mover == 0:
+                new_hands = (hand ^ bit, hands[1], hands[2])
+            elif mover == 1:
+                new_hands = (hands[0], hand ^ bit, hands[2])
+            else:
+                new_hands = (hands[0], hands[1], hand ^ bit)
+        else:
+            held = list(hands)
+            held[mover] = hand ^ bit
+            new_hands = tuple(held)  # type: ignore[assignment]
+        entry = _PLAY_ENTRIES[mover][card]
+        if entry[1] is not action:  # not the shared instance legal_actions lists
+            entry = (mover, action)
         deal = state._deal
         new = _new(State)
         new._rules = state._rules
         new._deal = deal
         new._phase = _PLAYING
-        new._hand_masks = new_hands = tuple(held)
+        new._hand_masks = new_hands
         new._stock_mask = state._stock_mask
         new._exchange = state._exchange
-        new._history = (*state._history, (mover, action))
+        new._history = state._history + (entry,)
         new._result = None
         if len(trick) < 2:
             new._to_move = deal.next_seat[mover]
-            new._trick_cards = (*trick, card)
+            new._trick_cards = _LEADS[card] if not trick else _SECONDS[trick[0]][card]
             new._leader = state._leader
             new._card_units_won = state._card_units_won
             new._tricks_won = state._tricks_won
@@ -332,7 +350,7 @@ def _apply_bidding(state: State, action: Action) -> State:
         allowed = ", ".join(c.value for c in here.allowed) or "nothing"
         raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
     after = here.after(action)
-    history = (*state._history, (seat, action))
+    history = state._history + ((seat, action),)
     s = state
     if after.seat is not None:
         new = make_state(
