@@ -9,12 +9,14 @@ the same steps without building the states in between.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import _bits, legal
 from ._auction import Position
 from .actions import DISCARDS, DONE, Abandon, Action, Discard, OutOfTurn, Revoke, TurnStock
 from .errors import IllegalActionError, RulesetError
 from .phases import Phase
-from .rulesets.base import PLAY_TABLE
+from .rulesets.base import PLAY_TABLE, Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
 from .rulesets.steps import DiscardStep, Exchange, Work, describe
 from .scoring import Result, Tally, make_tally, settle
@@ -28,6 +30,7 @@ __all__ = [
     "begin_exchange",
     "close",
     "finish",
+    "forget",
     "place",
     "work_of",
 ]
@@ -216,6 +219,27 @@ def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> 
 
 # --- the end of the deal ----------------------------------------------------------
 
+# The results scored last, by ruleset and tally (a ruleset is a value and its
+# score hook a function of the tally, so an equal tally under the same ruleset
+# scores the same): a few thousand, then started afresh. Random play meets the
+# same tallies again and again, and a result is an immutable value to share.
+_SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
+_SCORES_SIZE = 4096
+
+
+def forget(state: State) -> None:
+    """Drop what the engine remembers of the hooks' answers that ``state``'s next action uses.
+
+    The results reused for equal tallies, and the auction positions after
+    ``state``'s: the next :func:`~calabrasella.apply` asks the ruleset's hooks
+    afresh. The conformance kit calls it, to catch a hook that answers the
+    same question twice in two ways.
+    """
+    _SCORES.clear()
+    here = getattr(state, "_auction", None)
+    if here is not None:
+        here.children.clear()
+
 
 def finish(state: State, last: int, *, abandoned: bool = False) -> State:
     """Return ``state`` (the last trick just won by ``last``) with the deal scored and over."""
@@ -234,23 +258,31 @@ def finish(state: State, last: int, *, abandoned: bool = False) -> State:
     adversary_cards = sum(won) - declarer_cards
     if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
         declarer_cards = 32 - stock_units - adversary_cards
-    tally = make_tally(
-        len(state._hand_masks),
-        state._deal.dealer,
-        declarer,
-        ex.contract,
-        ex.modifier,
-        declarer_cards,
-        adversary_cards,
-        stock_units,
-        last == declarer,
-        tricks[declarer],
-        sum(tricks) - tricks[declarer],
-        revokes[0],
-        revokes[1],
-        abandoned,
-    )
-    result = state._rules.score(tally)
+    rules = state._rules
+    players = len(state._hand_masks)
+    dealer = state._deal.dealer
+    contract, modifier = ex.contract, ex.modifier
+    declarer_last = last == declarer
+    declarer_tricks = tricks[declarer]
+    adversary_tricks = sum(tricks) - declarer_tricks
+    key = (
+        id(rules), players, dealer, declarer, id(contract), id(modifier), declarer_cards,
+        adversary_cards, stock_units, declarer_last, declarer_tricks, adversary_tricks,
+        revokes[0], revokes[1], abandoned,
+    )  # fmt: skip
+    known = _SCORES.get(key)
+    if known is not None and known[0] is rules:
+        result = known[1]
+    else:
+        tally = make_tally(
+            players, dealer, declarer, contract, modifier, declarer_cards, adversary_cards,
+            stock_units, declarer_last, declarer_tricks, adversary_tricks, revokes[0],
+            revokes[1], abandoned,
+        )  # fmt: skip
+        result = rules.score(tally)
+        if len(_SCORES) >= _SCORES_SIZE:
+            _SCORES.clear()
+        _SCORES[key] = (rules, result)
     s = state
     return make_state(
         s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange,

@@ -92,6 +92,10 @@ class Deal:
         """The eldest hand: the first seat after the dealer in turn order."""
         return self.order[0]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the dealer and the masks of the hands and the stock."""
+        return (_deal_from, (self.dealer, tuple([h.mask for h in self.hands]), self.stock.mask))
+
 
 _new = object.__new__
 _set = object.__setattr__
@@ -124,6 +128,21 @@ def _trusted_deal(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
     _set(deal, "stock", _cardset(stock))
     _set(deal, "order", order)
     _set(deal, "next_seat", next_seat)
+    return deal
+
+
+# The deals loaded last, by their masks: the states of a deal share one Deal.
+_LOADED: dict[tuple[int, tuple[int, ...], int], Deal] = {}
+
+
+def _deal_from(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
+    """Return the deal :meth:`Deal.__reduce__` pickled."""
+    key = (dealer, hands, stock)
+    deal = _LOADED.get(key)
+    if deal is None:
+        if len(_LOADED) >= 256:
+            del _LOADED[next(iter(_LOADED))]
+        deal = _LOADED[key] = _trusted_deal(dealer, hands, stock)
     return deal
 
 

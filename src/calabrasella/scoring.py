@@ -9,6 +9,7 @@ Every deal distributes exactly 35.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
 
@@ -187,6 +188,29 @@ class Result:
     def declarer_won(self) -> bool:
         """Whether the declarer won (``False`` for a void deal)."""
         return self.winner is Side.DECLARER
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as plain values (the enums by their place)."""
+        return (
+            _result_from,
+            (
+                self.void,
+                self.declarer,
+                _CONTRACTS.index(self.contract) if self.contract is not None else -1,
+                _MODIFIERS.index(self.modifier) if self.modifier is not None else -1,
+                self.declarer_units,
+                self.adversary_units,
+                self.declarer_tricks,
+                self.adversary_tricks,
+                _SIDES.index(self.winner) if self.winner is not None else -1,
+                self.base,
+                self.multiplier,
+                _BONUSES.index(self.bonus) if self.bonus is not None else -1,
+                self.value,
+                self.payments,
+                self.notes,
+            ),
+        )
 
     @classmethod
     def void_deal(cls, players: int) -> Result:
@@ -387,3 +411,46 @@ def make_result(
     _r_payments(r, payments)
     _r_notes(r, notes)
     return r
+
+
+_CONTRACTS = tuple(Contract)
+_MODIFIERS = tuple(Modifier)
+_SIDES = tuple(Side)
+_BONUSES = tuple(Bonus)
+
+
+def _result_from(
+    void: bool,
+    declarer: int | None,
+    contract: int,
+    modifier: int,
+    declarer_units: int,
+    adversary_units: int,
+    declarer_tricks: int,
+    adversary_tricks: int,
+    winner: int,
+    base: int,
+    multiplier: int,
+    bonus: int,
+    value: int,
+    payments: tuple[int, ...],
+    notes: tuple[str, ...],
+) -> Result:
+    """Return the result :meth:`Result.__reduce__` pickled."""
+    return make_result(
+        void,
+        declarer,
+        None if contract < 0 else _CONTRACTS[contract],
+        None if modifier < 0 else _MODIFIERS[modifier],
+        declarer_units,
+        adversary_units,
+        declarer_tricks,
+        adversary_tricks,
+        None if winner < 0 else _SIDES[winner],
+        base,
+        multiplier,
+        None if bonus < 0 else _BONUSES[bonus],
+        value,
+        payments,
+        notes,
+    )
