@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import legal
+from ._codec import CONTRACTS, MODIFIERS, decode_actions, decode_rules, encode_actions, encode_rules
 from .actions import (
     Abandon,
     Action,
@@ -23,6 +24,7 @@ from .actions import (
     GiveBack,
     Modifier,
     OutOfTurn,
+    Pass,
     Play,
     Revoke,
     TurnStock,
@@ -151,6 +153,42 @@ class View:
 
     def __repr__(self) -> str:
         return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._codec`)."""
+        history = self.history
+        forced = self.forced_moves
+        return (
+            _view_from,
+            (
+                encode_rules(self.rules),
+                self.seat,
+                self.dealer,
+                self.phase.value,
+                self.to_move,
+                self.hand.mask,
+                self.hand_sizes,
+                self.stock_size,
+                self.declarer,
+                -1 if self.contract is None else CONTRACTS.index(self.contract),
+                -1 if self.modifier is None else MODIFIERS.index(self.modifier),
+                -1 if self.called is None else self.called.index,
+                self.giver,
+                -1 if self.given_back is None else self.given_back.index,
+                self.exposed.mask,
+                self.discards.mask,
+                self.drawn.mask,
+                tuple([n for seat, card in self.trick for n in (seat, card.index)]),
+                self.leader,
+                self.tricks_won,
+                self.card_units_won,
+                *_encode_entries([entry[1] for entry in history], bytes([e[0] for e in history])),
+                *_encode_entries([m[2] for m in forced], tuple([n for m in forced for n in m[:2]])),
+                encode_actions(self.legal_actions),
+                -1 if self.final_stock is None else self.final_stock.mask,
+                self.result,
+            ),
+        )
 
 
 def build_view(state: State, seat: int) -> View:
@@ -424,3 +462,78 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
         kind = None if who == seat else plan[k].hidden_from(who, seat, action, ex)
         out.append((at, who, action if kind is None else _hidden(kind)))
     return tuple(out)
+
+
+# --- pickling ----------------------------------------------------------------------
+
+_Coded = tuple[Any, bytes, tuple[int, ...], tuple[tuple[int, str], ...]]
+
+
+def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
+    """Return ``head``, the codes of ``actions`` with each Hidden as a pass, their draws,
+    and the Hidden ones as (place, kind)."""
+    hidden = tuple([(i, a.kind) for i, a in enumerate(actions) if a.__class__ is Hidden])
+    if hidden:
+        actions = [_STAND_IN if a.__class__ is Hidden else a for a in actions]
+    codes, draws = encode_actions(actions)  # type: ignore[arg-type]
+    return head, codes, draws, hidden
+
+
+def _decode_entries(
+    codes: bytes, draws: tuple[int, ...], hidden: tuple[tuple[int, str], ...]
+) -> list[Any]:
+    actions: list[Any] = decode_actions(codes, draws)
+    for i, kind in hidden:
+        actions[i] = _hidden(kind)
+    return actions
+
+
+_STAND_IN = Pass()
+_PHASES = tuple(Phase)
+
+
+def _view_from(
+    rules: Any, seat: int, dealer: int, phase: int, to_move: int | None, hand: int,
+    hand_sizes: tuple[int, ...], stock_size: int, declarer: int | None, contract: int,
+    modifier: int, called: int, giver: int | None, given_back: int, exposed: int, discards: int,
+    drawn: int, trick: tuple[int, ...], leader: int, tricks_won: tuple[int, ...],
+    card_units_won: tuple[int, ...], seats: bytes, codes: bytes, draws: tuple[int, ...],
+    hidden: tuple[tuple[int, str], ...], forced_head: tuple[int, ...], forced_codes: bytes,
+    forced_draws: tuple[int, ...], forced_hidden: tuple[tuple[int, str], ...],
+    legal: tuple[bytes, tuple[int, ...]], final_stock: int, result: Result | None,
+) -> View:  # fmt: skip
+    """Return the view :meth:`View.__reduce__` pickled."""
+    forced = _decode_entries(forced_codes, forced_draws, forced_hidden)
+    d = {
+        "rules": decode_rules(rules),
+        "seat": seat,
+        "dealer": dealer,
+        "phase": _PHASES[phase],
+        "to_move": to_move,
+        "hand": _cardset(hand),
+        "hand_sizes": hand_sizes,
+        "stock_size": stock_size,
+        "declarer": declarer,
+        "contract": None if contract < 0 else CONTRACTS[contract],
+        "modifier": None if modifier < 0 else MODIFIERS[modifier],
+        "called": None if called < 0 else DECK[called],
+        "giver": giver,
+        "given_back": None if given_back < 0 else DECK[given_back],
+        "exposed": _cardset(exposed),
+        "discards": _cardset(discards),
+        "drawn": _cardset(drawn),
+        "trick": tuple([(trick[i], DECK[trick[i + 1]]) for i in range(0, len(trick), 2)]),
+        "leader": leader,
+        "tricks_won": tricks_won,
+        "card_units_won": card_units_won,
+        "history": tuple(zip(seats, _decode_entries(codes, draws, hidden))),
+        "forced_moves": tuple(
+            (forced_head[2 * i], forced_head[2 * i + 1], action) for i, action in enumerate(forced)
+        ),
+        "legal_actions": tuple(decode_actions(*legal)) if legal[0] else (),
+        "final_stock": None if final_stock < 0 else _cardset(final_stock),
+        "result": result,
+    }
+    new = _new(View)
+    _set(new, "__dict__", d)
+    return new
