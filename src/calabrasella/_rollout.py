@@ -15,14 +15,14 @@ from typing import Any, Union
 
 from . import _bits, legal
 from ._auction import position_of
-from ._driver import advance, finish, work_of
-from .actions import DISCARDS, DONE, Action
+from ._driver import advance, close, finish, work_of
+from .actions import DISCARDS, DONE, TAKES, Action
 from .deal import as_random
 from .engine import _PLAY_ENTRIES, _not_a_state, apply, legal_actions, sample_chance
 from .phases import Phase
 from .rulesets.base import PLAY_FREE, PLAY_TABLE
 from .rulesets.protocol import _DECLARER
-from .rulesets.steps import DiscardStep, Exchange, Work
+from .rulesets.steps import DiscardStep, Exchange, TakeStep, Work
 from .state import State, make_state
 
 __all__ = ["rollout"]
@@ -78,12 +78,7 @@ def rollout(state: State, rng: Union[random.Random, int]) -> State:
     if state._phase is _OVER:
         return state
     if state._rules._play == PLAY_TABLE:  # table mode: the loop itself
-        while state._phase is not _OVER:
-            if state._phase is _DRAWING:
-                state = apply(state, sample_chance(state, rng))
-            else:
-                state = apply(state, rng.choice(legal_actions(state)))
-        return state
+        return _the_loop(state, rng)
     draws = _Draws(rng)
     history = list(state._history)
     phase = state._phase
@@ -170,10 +165,14 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
     getrandbits = draws.getrandbits
     while work.phase is not _PLAYING:
         step = work.plan[work.step]
-        if plain and step.__class__ is DiscardStep:
-            _discard(work, step, history, getrandbits)
+        cls = step.__class__
+        if plain and cls is DiscardStep and _discard(work, step, history, getrandbits):  # type: ignore[arg-type]
+            continue
+        if plain and cls is TakeStep and _take(work, step, history, getrandbits):  # type: ignore[arg-type]
             continue
         actions = step.legal_actions(work)
+        if not actions:  # the loop stops here with its own error: let it
+            return _the_loop(close(state, work, tuple(history)), draws.rng)
         if plain:  # rng.choice and rng.randrange draw alike: getrandbits until below n
             n = len(actions)
             k = n.bit_length()
@@ -204,11 +203,12 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
 
 def _discard(
     work: Work, step: DiscardStep, history: list[tuple[int, Action]], getrandbits: Any
-) -> None:
+) -> bool:
     """Run a :class:`DiscardStep` to its end, as its ``legal_actions`` and ``apply`` would.
 
     Its legal actions are ``Done`` (once enough cards are down) and then one
     ``Discard`` per card held, in card order: the r-th is found on the masks.
+    Return ``False``, having done nothing, when there would be no legal action.
     """
     role = step.role
     seat = work.declarer if role is _DECLARER else work.seat(role)
@@ -222,6 +222,8 @@ def _discard(
         hand = hands[seat]
         stop = work.moved >= low  # Done comes first among the legal actions
         n = hand.bit_count() + stop
+        if not n:
+            return False
         k = n.bit_length()
         r = getrandbits(k)
         while r >= n:
@@ -248,11 +250,84 @@ def _discard(
         history.append((seat, DISCARDS[card]))
         if work.moved >= high:
             break
+    _next_step(work, history)
+    return True
+
+
+def _take(work: Work, step: TakeStep, history: list[tuple[int, Action]], getrandbits: Any) -> bool:
+    """Run a :class:`TakeStep` to its end, as its ``legal_actions`` and ``apply`` would.
+
+    Its legal actions are ``Done`` first when the number is free, then one
+    ``Take`` per stock card not laid down, in card order. Return ``False``,
+    having done nothing, when there would be no legal action.
+    """
+    role = step.role
+    seat = work.declarer if role is _DECLARER else work.seat(role)
+    free = step.count == "any"
+    laid_down = work.laid_down()  # a take lays nothing down
+    places = _PLACES
+    while True:
+        takeable = work.stock & ~laid_down
+        n = takeable.bit_count() + free
+        if not n:
+            return False
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        if free:
+            if not r:
+                history.append((seat, DONE))
+                break
+            r -= 1
+        base = 0
+        held = places[takeable & 1023]
+        while r >= len(held):
+            r -= len(held)
+            base += 10
+            held = places[takeable >> base & 1023]
+        card = base + held[r]
+        bit = 1 << card
+        work.stock ^= bit
+        work.hands[seat] |= bit
+        taken = list(work.taken)
+        taken[seat] = mine = taken[seat] | bit
+        work.taken = tuple(taken)
+        work.moved += 1
+        history.append((seat, TAKES[card]))
+        takeable ^= bit
+        if free:
+            if not takeable:
+                break
+            continue
+        left = work.discards[seat].bit_count() - mine.bit_count()
+        if left and left == takeable.bit_count():  # forced: the rest at once
+            work.history_length = len(history)
+            TakeStep._take_forced(work, seat, takeable)
+            break
+        if not left:
+            break
+    _next_step(work, history)
+    return True
+
+
+def _next_step(work: Work, history: list[tuple[int, Action]]) -> None:
+    """The running step is over: go on to the next, as the engine does after ``apply``."""
     work.history_length = len(history)
     work.entries = []
     work.step += 1
     advance(work)
     history.extend(work.entries)
+
+
+def _the_loop(state: State, rng: random.Random) -> State:
+    """The loop itself, for what the fast paths leave to it."""
+    while state._phase is not _OVER:
+        if state._phase is _DRAWING:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            state = apply(state, rng.choice(legal_actions(state)))
+    return state
 
 
 def _play(
