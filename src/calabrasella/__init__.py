@@ -16,6 +16,7 @@ Example:
     0
 """
 
+from ._rollout import rollout
 from .actions import (
     Abandon,
     Action,
@@ -145,6 +146,7 @@ __all__ = [
     "register_ruleset",
     "registered_ruleset",
     "result_of",
+    "rollout",
     "ruleset_names",
     "sample_chance",
     "settle",

@@ -7,13 +7,15 @@ state of its auction.
 
 from __future__ import annotations
 
+import operator
 import random
-from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Optional, Union
 
 import attrs
 
 from . import _bits
+from ._auction import root
 from .cards import CardLike, CardSet, _cardset
 from .errors import RecordError, RulesetError, SeatError, SeedError
 from .phases import Phase
@@ -90,6 +92,10 @@ class Deal:
         """The eldest hand: the first seat after the dealer in turn order."""
         return self.order[0]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as the dealer and the masks of the hands and the stock."""
+        return (_deal_from, (self.dealer, tuple([h.mask for h in self.hands]), self.stock.mask))
+
 
 _new = object.__new__
 _set = object.__setattr__
@@ -118,11 +124,39 @@ def _trusted_deal(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
     deal = _new(Deal)
     order, next_seat = _geometry(dealer, len(hands))
     _set(deal, "dealer", dealer)
-    _set(deal, "hands", tuple(_cardset(h) for h in hands))
+    _set(deal, "hands", tuple([_cardset(h) for h in hands]))
     _set(deal, "stock", _cardset(stock))
     _set(deal, "order", order)
     _set(deal, "next_seat", next_seat)
     return deal
+
+
+# The deals loaded last, by their masks: the states of a deal share one Deal.
+_LOADED: dict[tuple[int, tuple[int, ...], int], Deal] = {}
+
+
+def _deal_from(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
+    """Return the deal :meth:`Deal.__reduce__` pickled."""
+    key = (dealer, hands, stock)
+    deal = _LOADED.get(key)
+    if deal is None:
+        if len(_LOADED) >= 256:
+            del _LOADED[next(iter(_LOADED))]
+        deal = _LOADED[key] = _trusted_deal(dealer, hands, stock)
+    return deal
+
+
+_Random = random.Random
+#: The ruleset classes seen so far (an ``isinstance`` test against the ABC is dear).
+_RULESET_CLASSES: set[type] = set()
+
+
+def _check_rules(rules: object) -> None:
+    """Raise :class:`RulesetError` unless ``rules`` is a ruleset."""
+    if rules.__class__ not in _RULESET_CLASSES:
+        if not isinstance(rules, Ruleset):
+            raise RulesetError(f"not a ruleset: {rules!r}")
+        _RULESET_CLASSES.add(rules.__class__)
 
 
 def as_random(seed: Union[int, random.Random], name: str = "seed") -> random.Random:
@@ -161,20 +195,52 @@ def shuffled_deal(
         >>> d.eldest, [len(h) for h in d.hands], len(d.stock)
         (0, [12, 12, 12], 4)
     """
-    if not isinstance(rules, Ruleset):
-        raise RulesetError(f"not a ruleset: {rules!r}")
-    rng = as_random(seed, "seed")
+    deal, _, _ = _shuffle_and_deal(rules, dealer, seed)
+    return deal
+
+
+def _shuffle_and_deal(
+    rules: Ruleset, dealer: int, seed: Union[int, random.Random]
+) -> tuple[Deal, tuple[int, ...], int]:
+    """Return a shuffled deal, with its hands and its stock as masks (see :func:`shuffled_deal`)."""
+    _check_rules(rules)
+    rng = seed if seed.__class__ is _Random else as_random(seed, "seed")
     n = rules.players
     if type(dealer) is not int or not 0 <= dealer < n:
         raise SeatError(dealer, n)
-    pack = list(range(40))
-    rng.shuffle(pack)
-    bit = _BIT
-    hands = tuple(
-        sum([bit[pack[i]] for i in places]) for places in _deal_places(dealer, n, rules.packet)
-    )
-    stock = bit[pack[36]] | bit[pack[37]] | bit[pack[38]] | bit[pack[39]]
-    return _trusted_deal(dealer, hands, stock)
+    pack = _PACK[:]
+    if rng.__class__ is _Random:  # random.Random.shuffle, inline: the same draws, the same order
+        getrandbits = rng.getrandbits
+        for i, k in _SHUFFLE_STEPS:
+            j = getrandbits(k)
+            while j > i:
+                j = getrandbits(k)
+            pack[i], pack[j] = pack[j], pack[i]
+    else:  # a subclass, or another generator: its own shuffle
+        rng.shuffle(pack)
+    bit = _BIT.__getitem__
+    hands = tuple([sum(map(bit, get(pack))) if get else 0 for get in _dealt(dealer, n, rules.packet)])
+    stock = bit(pack[36]) | bit(pack[37]) | bit(pack[38]) | bit(pack[39])
+    return _trusted_deal(dealer, hands, stock), hands, stock
+
+
+_PACK = list(range(40))
+# random.Random.shuffle draws, for i from 39 down to 1, a j below i + 1 with
+# _randbelow: getrandbits(k), k the bit length of i + 1, until it is not above i.
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(39, 0, -1))
+_DEALT: dict[tuple[int, int, int], tuple[Optional[Callable[[list[int]], Any]], ...]] = {}
+
+
+def _dealt(dealer: int, players: int, packet: int) -> tuple[Optional[Callable[[list[int]], Any]], ...]:
+    """Return, for each seat, what picks its cards from the shuffled pack (``None``: no cards)."""
+    key = (dealer, players, packet)
+    getters = _DEALT.get(key)
+    if getters is None:
+        getters = _DEALT[key] = tuple(
+            operator.itemgetter(*places) if places else None
+            for places in _deal_places(dealer, players, packet)
+        )
+    return getters
 
 
 _BIT = tuple(1 << i for i in range(40))
@@ -210,7 +276,8 @@ def new_deal(rules: Ruleset, *, dealer: int = 0, seed: Union[int, random.Random]
         >>> cb.new_deal(cb.CAVENDISH, dealer=0, seed=7) == cb.new_deal(cb.CAVENDISH, seed=7)
         True
     """
-    return start(rules, shuffled_deal(rules, dealer=dealer, seed=seed))
+    deal, hands, stock = _shuffle_and_deal(rules, dealer, seed)
+    return _first_state(rules, deal, hands, stock)
 
 
 def deal_from(
@@ -277,31 +344,29 @@ def start(rules: Ruleset, deal: Deal) -> State:
         >>> cb.start(cb.CAVENDISH, deal) == cb.new_deal(cb.CAVENDISH, seed=7)
         True
     """
-    if not isinstance(rules, Ruleset):
-        raise RulesetError(f"not a ruleset: {rules!r}")
+    _check_rules(rules)
     if not isinstance(deal, Deal):
         raise RecordError(f"not a deal: {deal!r}")
     n = len(deal.hands)
     if n != rules.players:
         raise RulesetError(f"the deal has {n} hands but {rules.name} seats {rules.players}")
-    turn = rules.bidding_turn(deal.order, ())
-    if turn is None:  # pragma: no cover - a ruleset must let someone speak
+    return _first_state(rules, deal, tuple([h.mask for h in deal.hands]), deal.stock.mask)
+
+
+def _first_state(rules: Ruleset, deal: Deal, hands: tuple[int, ...], stock: int) -> State:
+    opening = root(rules, deal.dealer, deal.order)
+    if opening.seat is None:  # pragma: no cover - a ruleset must let someone speak
         raise RulesetError(f"{rules.name}: nobody may speak in the auction")
-    zeros = (0,) * n
-    return make_state(
-        rules,
-        deal,
-        Phase.BIDDING,
-        turn[0],
-        tuple([h.mask for h in deal.hands]),
-        deal.stock.mask,
-        None,
-        (),
-        turn[0],
-        zeros,
-        zeros,
-        (),
-        None,
-    )
+    zeros = _ZEROS[len(hands)]
+    state = make_state(
+        rules, deal, _BIDDING, opening.seat, hands, stock, None, (), opening.seat,
+        zeros, zeros, (), None,
+    )  # fmt: skip
+    state._auction = opening
+    return state
+
+
+_BIDDING = Phase.BIDDING
+_ZEROS = {3: (0, 0, 0), 4: (0, 0, 0, 0)}
 
 

@@ -13,14 +13,15 @@ import random
 from typing import Union
 
 from . import _bits, legal
-from .actions import Abandon, Action, Bid, Draw, OutOfTurn, Pass, Play, Revoke, TurnStock
+from ._auction import position_of
+from ._driver import IRREGULAR, apply_exchange, apply_irregular, begin_exchange, finish
+from .actions import PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
 from .deal import as_random
-from .errors import IllegalActionError, RulesetError, SeatError, StateError
-from .legal import work_of
-from .phases import TABLE_PLAYING, Phase
-from .rulesets.steps import Exchange, Work, describe
-from .scoring import Result, Tally, settle
+from .errors import IllegalActionError, SeatError, StateError
+from .phases import Phase
+from .rulesets.base import PLAY_TABLE
+from .rulesets.steps import describe
 from .state import State, make_state
 from .views import View
 
@@ -36,15 +37,18 @@ __all__ = [
 
 _UNITS = _bits.UNITS
 _SUIT_PLAYS = legal.SUIT_PLAYS
-_tuple_new = tuple.__new__
 _SUIT_MASKS = _bits.SUIT_MASKS
+_new = object.__new__
+# Shared values the play's hot path hands out instead of building them: the
+# history entry (seat, Play) for each seat and card (of the shared Play actions),
+# and the trick after its first card and after its second.
+_PLAY_ENTRIES = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
+_LEADS = tuple((c,) for c in range(40))
+_SECONDS = tuple(tuple((c0, c1) for c1 in range(40)) for c0 in range(40))
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
-_IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
-_RECORD = "record"
-_FORBID = "forbid"  # the default, an interned literal: the play path tests it by identity
 
 
 # --- queries -------------------------------------------------------------------
@@ -74,24 +78,31 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
         (Pass(), Bid(contract=<Contract.STAND: 'stand'>))
     """
     if state.__class__ is State:
-        if state._phase is _PLAYING:  # the hot path, inline
+        phase = state._phase
+        if phase is _PLAYING and not state._rules._play:  # the hot path (follow suit), inline
             hand = state._hand_masks[state._to_move]  # type: ignore[index]
             trick = state._trick_cards
             if trick:
                 suit = trick[0] // 10
                 in_suit = hand >> (10 * suit) & 1023
-                if in_suit and state._rules.follow_suit:  # read only when it matters
+                if in_suit:
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
-        if state._phase is _BIDDING:
-            return legal.legal_actions(state)
+        if phase is _BIDDING:
+            try:
+                return state._auction.legal
+            except AttributeError:  # a state rebuilt from a pickle
+                return position_of(state).legal
         ex = state._exchange
-        if ex is None or state._phase is _OVER:
-            return ()
-        if state._rules.irregularities is _FORBID:  # the default (table mode has TABLE_PLAYING)
-            return ex.legal
-        return legal.legal_actions(state)  # table mode: irregular actions too
+        if (  # the exchange (table mode adds its stock turns)
+            ex is not None
+            and phase is not _PLAYING
+            and phase is not _OVER
+            and state._rules._play != PLAY_TABLE
+        ):
+            return ex.legal  # listed by the running step when the state was built
+        return legal.legal_actions(state)  # the play under other rules, table mode, the end
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
@@ -158,21 +169,91 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     if seat is not None:
         legal.check_sender(state, action, seat)
     phase = state._phase
-    if phase is _PLAYING:
-        return _apply_playing(state, action)
+    if phase is _PLAYING and action.__class__ is Play:  # the hot path, inline
+        card = action.card.index
+        mover: int = state._to_move  # type: ignore[assignment]
+        hands = state._hand_masks
+        hand = hands[mover]
+        bit = 1 << card
+        if not hand & bit:
+            raise IllegalActionError(action, f"seat {mover} does not hold {DECK[card]}")
+        trick = state._trick_cards
+        if trick:
+            led = _SUIT_MASKS[trick[0] // 10]
+            if not led & bit and hand & led and state._rules.follow_suit:
+                raise IllegalActionError(
+                    action,
+                    f"seat {mover} must follow suit: {DECK[trick[0]].suit.name.lower()} was led",
+                )
+        if len(hands) == 3:  # one new tuple
+            if mover == 0:
+                new_hands = (hand ^ bit, hands[1], hands[2])
+            elif mover == 1:
+                new_hands = (hands[0], hand ^ bit, hands[2])
+            else:
+                new_hands = (hands[0], hands[1], hand ^ bit)
+        else:
+            held = list(hands)
+            held[mover] = hand ^ bit
+            new_hands = tuple(held)  # type: ignore[assignment]
+        entry = _PLAY_ENTRIES[mover][card]
+        if entry[1] is not action:  # not the shared instance legal_actions lists
+            entry = (mover, action)
+        deal = state._deal
+        new = _new(State)
+        new._rules = state._rules
+        new._deal = deal
+        new._phase = _PLAYING
+        new._hand_masks = new_hands
+        new._stock_mask = state._stock_mask
+        new._exchange = state._exchange
+        new._history = state._history + (entry,)
+        new._result = None
+        if len(trick) < 2:
+            new._to_move = deal.next_seat[mover]
+            new._trick_cards = _LEADS[card] if not trick else _SECONDS[trick[0]][card]
+            new._leader = state._leader
+            new._card_units_won = state._card_units_won
+            new._tricks_won = state._tricks_won
+            return new
+        # the third card: the lowest index of the suit led wins
+        c0, c1 = trick
+        best, where = c0, 0
+        suit = c0 // 10
+        if c1 // 10 == suit and c1 < best:
+            best, where = c1, 1
+        if card // 10 == suit and card < best:
+            where = 2
+        leader = state._leader
+        winner = leader if where == 0 else deal.next_seat[leader] if where == 1 else mover
+        won = list(state._card_units_won)
+        won[winner] += _UNITS[c0] + _UNITS[c1] + _UNITS[card]
+        tricks = list(state._tricks_won)
+        tricks[winner] += 1
+        new._to_move = winner
+        new._trick_cards = ()
+        new._leader = winner
+        new._card_units_won = tuple(won)
+        new._tricks_won = tuple(tricks)
+        if new_hands[winner]:
+            return new
+        return finish(new, winner)
     if phase is _BIDDING:
         return _apply_bidding(state, action)
-    if phase is TABLE_PLAYING:
-        return _apply_table_play(state, action)
+    cls = action.__class__
+    if phase is _PLAYING:
+        if cls in IRREGULAR:
+            return apply_irregular(state, action)
+        raise _wrong_kind(state, action, "play a card")
     if phase is _OVER:
-        if action.__class__ in _IRREGULAR:
-            return _apply_irregular(state, action)
+        if cls in IRREGULAR:
+            return apply_irregular(state, action)
         raise IllegalActionError(action, "the deal is over")
     try:
-        return _apply_exchange(state, action)
+        return apply_exchange(state, action)
     except IllegalActionError:
-        if action.__class__ in _IRREGULAR:  # the stock turned early (table mode), or refused
-            return _apply_irregular(state, action)
+        if cls in IRREGULAR:  # the stock turned early (table mode), or refused
+            return apply_irregular(state, action)
         raise
 
 
@@ -258,343 +339,32 @@ def _apply_bidding(state: State, action: Action) -> State:
     seat: int = state._to_move  # type: ignore[assignment]
     cls = action.__class__
     if cls is not Pass and cls is not Bid:
-        if cls in _IRREGULAR:
-            return _apply_irregular(state, action)
+        if cls in IRREGULAR:
+            return apply_irregular(state, action)
         raise _wrong_kind(state, action, "bid or pass")
-    rules = state._rules
-    order = state._deal.order
-    calls = legal.auction_calls(state._history)
-    if cls is Bid:
-        turn = rules.bidding_turn(order, calls)
-        assert turn is not None
-        if action.contract not in turn[1]:  # type: ignore[union-attr]
-            allowed = ", ".join(c.value for c in turn[1]) or "nothing"
-            raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
-    calls = (*calls, (seat, action.contract if cls is Bid else None))  # type: ignore[union-attr]
-    history = (*state._history, (seat, action))
-    turn = rules.bidding_turn(order, calls)
+    try:
+        here = state._auction
+    except AttributeError:  # a state rebuilt from a pickle
+        here = position_of(state)
+    if cls is Bid and action.contract not in here.allowed:  # type: ignore[union-attr]
+        allowed = ", ".join(c.value for c in here.allowed) or "nothing"
+        raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
+    after = here.after(action)
+    history = state._history + ((seat, action),)
     s = state
-    if turn is not None:
-        return make_state(
-            s._rules, s._deal, _BIDDING, turn[0], s._hand_masks, s._stock_mask, None,
+    if after.seat is not None:
+        new = make_state(
+            s._rules, s._deal, _BIDDING, after.seat, s._hand_masks, s._stock_mask, None,
             (), s._leader, s._card_units_won, s._tricks_won, history, None,
         )  # fmt: skip
-    won = rules.auction_winner(calls)
-    if won is None:
-        result = rules.void_result(players=state.players, dealer=state._deal.dealer, calls=calls)
+        new._auction = after
+        return new
+    if after.won is None:
         return make_state(
             s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, None,
-            (), s._leader, s._card_units_won, s._tricks_won, history, result,
+            (), s._leader, s._card_units_won, s._tricks_won, history, after.void,
         )  # fmt: skip
-    declarer, contract = won
-    zeros = (0,) * state.players
-    exchange: Exchange = _tuple_new(Exchange, (
-        declarer, contract, None, rules.exchange_plan(contract), 0, 0, -1, -1, -1, 0,
-        zeros, zeros, zeros, (), (), order, (),
-    ))  # fmt: skip
-    work = Work(rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
-    _advance(work)
-    return _close(state, work, history)
-
-
-# --- the exchange ------------------------------------------------------------------
-
-
-def _apply_exchange(state: State, action: Action) -> State:
-    ex = state._exchange
-    assert ex is not None
-    work = work_of(state)
-    step = ex.plan[ex.step]
-    if step.apply(work, action):
-        work.step += 1
-        _advance(work)
-    entries = work.entries
-    history = state._history + (entries[0],) if len(entries) == 1 else (*state._history, *entries)
-    return _close(state, work, history)
-
-
-def _advance(work: Work) -> None:
-    """Run the plan from ``work.step`` until a step waits for a decision, or begin the play."""
-    while work.step < len(work.plan):
-        step = work.plan[work.step]
-        work.moved = 0
-        work.starts += (work.history_length,)  # one start per step, in order
-        if step.start(work):
-            phase = work.phase
-            if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
-                (work.to_move is None) != (phase is _DRAWING)
-            ):
-                raise RulesetError(
-                    f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
-                    f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
-                    "step waits in an exchange phase, and only chance waits in DRAWING"
-                )
-            return
-        work.step += 1
-    _begin_play(work)
-
-
-def _begin_play(work: Work) -> None:
-    rules = work.rules
-    hand_size, stock_size = rules.play_sizes(work.contract, work.modifier)
-    for seat in work.order:
-        held = work.hands[seat].bit_count()
-        if held != hand_size:
-            raise RulesetError(
-                f"{rules.name}: the exchange leaves seat {seat} with {held} cards, not {hand_size}"
-            )
-    if work.stock.bit_count() != stock_size:
-        raise RulesetError(
-            f"{rules.name}: the exchange leaves {work.stock.bit_count()} cards in the stock, "
-            f"not {stock_size}"
-        )
-    leader = rules.first_leader(
-        order=work.order, declarer=work.declarer, contract=work.contract, modifier=work.modifier
-    )
-    table = rules.irregularities is not _FORBID and rules.irregularities == _RECORD
-    work.phase, work.to_move = TABLE_PLAYING if table else _PLAYING, leader
-
-
-def _close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
-    """Build the next state from the work of one action."""
-    s = state
-    if (work.phase is _PLAYING or work.phase is TABLE_PLAYING) and work.to_move is not None:
-        leader, exchange = work.to_move, work.exchange()
-    else:  # a step waits: list its legal actions now, while the work is at hand
-        leader, exchange = s._leader, work.exchange(work.plan[work.step].legal_actions(work))
-    return make_state(
-        s._rules, s._deal, work.phase, work.to_move, tuple(work.hands), work.stock,
-        exchange, (), leader, s._card_units_won, s._tricks_won, history, None,
-    )  # fmt: skip
-
-
-# --- the play ------------------------------------------------------------------------
-
-
-def _apply_playing(state: State, action: Action) -> State:
-    if action.__class__ is not Play:
-        if action.__class__ in _IRREGULAR:
-            return _apply_irregular(state, action)
-        raise _wrong_kind(state, action, "play a card")
-    card = action.card.index
-    seat: int = state._to_move  # type: ignore[assignment]
-    hands = state._hand_masks
-    hand = hands[seat]
-    if not hand >> card & 1:
-        raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
-    trick = state._trick_cards
-    if trick:
-        suit_mask = _SUIT_MASKS[trick[0] // 10]
-        if not suit_mask >> card & 1 and hand & suit_mask and state._rules.follow_suit:
-            raise IllegalActionError(
-                action, f"seat {seat} must follow suit: {DECK[trick[0]].suit.name.lower()} was led"
-            )
-    new_hands = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
-    history = (*state._history, (seat, action))
-    s = state
-    if len(trick) < 2:
-        return make_state(
-            s._rules, s._deal, _PLAYING, s._deal.next_seat[seat], new_hands, s._stock_mask,
-            s._exchange, (*trick, card), s._leader, s._card_units_won, s._tricks_won,
-            history, None,
-        )  # fmt: skip
-    # the third card: the lowest index of the suit led wins
-    c0, c1 = trick
-    best, where = c0, 0
-    suit = c0 // 10
-    if c1 // 10 == suit and c1 < best:
-        best, where = c1, 1
-    if card // 10 == suit and card < best:
-        where = 2
-    leader = s._leader
-    winner = leader if where == 0 else s._deal.next_seat[leader] if where == 1 else seat
-    won = list(s._card_units_won)
-    won[winner] += _UNITS[c0] + _UNITS[c1] + _UNITS[card]
-    tricks = list(s._tricks_won)
-    tricks[winner] += 1
-    new = make_state(
-        s._rules, s._deal, _PLAYING, winner, new_hands, s._stock_mask, s._exchange, (),
-        winner, tuple(won), tuple(tricks), history, None,
-    )  # fmt: skip
-    if new_hands[winner]:
-        return new
-    return _finish(new, winner)
-
-
-def _finish(state: State, last: int, *, abandoned: bool = False) -> State:
-    ex = state._exchange
-    assert ex is not None
-    declarer = ex.declarer
-    won = state._card_units_won
-    tricks = state._tricks_won
-    revokes = [0, 0]  # the declarer's, the adversaries'
-    if state._rules.irregularities == _RECORD:
-        for who, action in state._history:
-            if action.__class__ is Revoke:
-                revokes[who != declarer] += 1
-    stock_units = _bits.units(state._stock_mask)
-    declarer_cards = won[declarer]
-    adversary_cards = sum(won) - declarer_cards
-    if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
-        declarer_cards = 32 - stock_units - adversary_cards
-    tally = Tally(
-        players=state.players,
-        dealer=state._deal.dealer,
-        declarer=declarer,
-        contract=ex.contract,
-        modifier=ex.modifier,
-        declarer_card_units=declarer_cards,
-        adversary_card_units=adversary_cards,
-        stock_units=stock_units,
-        declarer_last=last == declarer,
-        declarer_tricks=tricks[declarer],
-        adversary_tricks=sum(tricks) - tricks[declarer],
-        declarer_revokes=revokes[0],
-        adversary_revokes=revokes[1],
-        abandoned=abandoned,
-    )
-    result = state._rules.score(tally)
-    s = state
-    return make_state(
-        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange,
-        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, result,
-    )  # fmt: skip
-
-
-# --- table mode: irregular actions --------------------------------------------------
-
-
-def _apply_table_play(state: State, action: Action) -> State:
-    """Apply an action in table mode's play: a state of it is marked ``TABLE_PLAYING``."""
-    if action.__class__ is Play:
-        new = _apply_playing(state, action)
-    elif action.__class__ in _IRREGULAR:
-        new = _apply_irregular(state, action)
-    else:
-        raise _wrong_kind(state, action, "play a card")
-    if new._phase is not _PLAYING:
-        return new
-    s = new
-    return make_state(
-        s._rules, s._deal, TABLE_PLAYING, s._to_move, s._hand_masks, s._stock_mask, s._exchange,
-        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, None,
-    )  # fmt: skip
-
-
-def _apply_irregular(state: State, action: Action) -> State:
-    """Apply a revoke, a card out of turn or an abandon (``irregularities="record"``)."""
-    if state._rules.irregularities != _RECORD:
-        raise IllegalActionError(
-            action, "irregularities are not recorded under these rules (irregularities='forbid')"
-        )
-    if action.__class__ is TurnStock:
-        if action not in legal.stock_turns(state):
-            raise IllegalActionError(action, _why_not(state, action))
-        return _turn_stock(state, action.seat, action)
-    if state._phase is not TABLE_PLAYING:
-        where = "the deal is over" if state._phase is _OVER else "the play has not begun"
-        raise IllegalActionError(action, f"{describe(action)} belongs to the play: {where}")
-    if action not in legal.irregular_actions(state):
-        raise IllegalActionError(action, _why_not(state, action))
-    s = state
-    seat: int = s._to_move  # type: ignore[assignment]
-    cls = action.__class__
-    if cls is Revoke:
-        return _place(state, seat, action.card.index, action)  # type: ignore[union-attr]
-    ex = s._exchange
-    assert ex is not None
-    who = ex.declarer if cls is Abandon else action.seat  # type: ignore[union-attr]
-    history = (*s._history, (who, action))
-    new = make_state(
-        s._rules, s._deal, _PLAYING, seat, s._hand_masks, s._stock_mask, s._exchange,
-        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, history, None,
-    )  # fmt: skip
-    return _finish(new, ex.declarer, abandoned=True) if cls is Abandon else new
-
-
-def _why_not(state: State, action: Action) -> str:
-    seat = state._to_move
-    cls = action.__class__
-    if cls is Revoke:
-        trick = state._trick_cards
-        if not trick:
-            return f"seat {seat} leads: there is no suit to revoke"
-        return f"seat {seat} does not hold {action.card} or does not hold the suit led"  # type: ignore[union-attr]
-    if cls is Abandon:
-        return "the single player may abandon only right after an adversary's card out of turn"
-    if cls is TurnStock:
-        return (
-            "the stock may be turned early only by a seat at the table, while it is face "
-            "down and before the single player's first discard"
-        )
-    return (
-        f"only an adversary who is not to move may play out of turn, a card he holds "
-        f"(seat {seat} is to move)"
-    )
-
-
-def _turn_stock(state: State, seat: int, action: Action) -> State:
-    """The stock turned early: by the single player the deal is void and he pays 35 to
-    each adversary; by an adversary, no penalty, the stock is face up for all."""
-    s = state
-    ex = s._exchange
-    assert ex is not None
-    history = (*s._history, (seat, action))
-    if seat != ex.declarer:
-        work = work_of(state)
-        work.exposed |= work.stock
-        return _close(state, work, history)
-    tally = Tally(
-        players=s.players, dealer=s._deal.dealer, declarer=seat, contract=ex.contract,
-        modifier=ex.modifier, declarer_card_units=0, adversary_card_units=0, stock_units=0,
-        declarer_last=False, declarer_tricks=0, adversary_tricks=0,
-    )  # fmt: skip
-    dealer_shares: bool = s._rules.dealer_shares
-    result = Result(
-        void=True,
-        declarer=seat,
-        contract=ex.contract,
-        modifier=ex.modifier,
-        payments=settle(tally, declarer_won=False, value=35, dealer_shares=dealer_shares),
-        notes=(
-            "the single player turned the stock before he had discarded: "
-            "the deal is void and he loses 35 to each adversary",
-        ),
-    )
-    return make_state(
-        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, ex, (),
-        s._leader, s._card_units_won, s._tricks_won, history, result,
-    )  # fmt: skip
-
-
-def _place(state: State, seat: int, card: int, action: Action) -> State:
-    """Put ``card`` of ``seat`` to the trick (a revoke): the trick is won as usual."""
-    s = state
-    hands = s._hand_masks
-    new_hands = (*hands[:seat], hands[seat] & ~(1 << card), *hands[seat + 1 :])
-    history = (*s._history, (seat, action))
-    trick = s._trick_cards
-    if len(trick) < 2:
-        return make_state(
-            s._rules, s._deal, _PLAYING, s._deal.next_seat[seat], new_hands, s._stock_mask,
-            s._exchange, (*trick, card), s._leader, s._card_units_won, s._tricks_won,
-            history, None,
-        )  # fmt: skip
-    cards = (*trick, card)
-    suit = cards[0] // 10
-    where = min((c, i) for i, c in enumerate(cards) if c // 10 == suit)[1]
-    winner = s._leader
-    for _ in range(where):
-        winner = s._deal.next_seat[winner]
-    won = list(s._card_units_won)
-    won[winner] += _UNITS[cards[0]] + _UNITS[cards[1]] + _UNITS[card]
-    tricks = list(s._tricks_won)
-    tricks[winner] += 1
-    new = make_state(
-        s._rules, s._deal, _PLAYING, winner, new_hands, s._stock_mask, s._exchange, (),
-        winner, tuple(won), tuple(tricks), history, None,
-    )  # fmt: skip
-    return new if new_hands[winner] else _finish(new, winner)
+    return begin_exchange(state, after, history)
 
 
 # --- chance ------------------------------------------------------------------------

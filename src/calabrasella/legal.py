@@ -9,23 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._auction import position_of
 from .actions import (
-    BIDS,
-    PASS,
     PLAYS,
     REVOKES,
     Abandon,
     Action,
     Bid,
-    Contract,
     Draw,
     OutOfTurn,
     Play,
     TurnStock,
 )
 from .errors import IllegalActionError, SeatError
-from .phases import TABLE_PLAYING, Phase
-from .rulesets.base import Calls
+from .phases import Phase
+from .rulesets.base import PLAY_TABLE, Calls
 from .rulesets.steps import Work
 
 if TYPE_CHECKING:
@@ -134,9 +132,9 @@ def stock_turns(state: State) -> tuple[Action, ...]:
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Return the legal actions in ``state`` (see :func:`calabrasella.legal_actions`)."""
     phase = state._phase
-    if phase is TABLE_PLAYING:
-        return _regular_plays(state) + irregular_actions(state)
     if phase is _PLAYING:
+        if state._rules._play == PLAY_TABLE:
+            return _regular_plays(state) + irregular_actions(state)
         return _regular_plays(state)
     return _not_playing(state)
 
@@ -156,14 +154,11 @@ def _regular_plays(state: State) -> tuple[Action, ...]:
 def _not_playing(state: State) -> tuple[Action, ...]:
     phase = state._phase
     if phase is _BIDDING:
-        turn = state._rules.bidding_turn(state._deal.order, auction_calls(state._history))
-        assert turn is not None
-        allowed: tuple[Contract, ...] = turn[1]
-        return (PASS, *[BIDS[c] for c in allowed])
+        return position_of(state).legal
     ex = state._exchange
     if ex is None or phase is Phase.OVER:
         return ()
-    if state._rules.irregularities == "record":
+    if state._rules._play == PLAY_TABLE:
         return ex.legal + stock_turns(state)
     return ex.legal  # listed by the running step when the state was built
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, cast
 
 __all__ = ["Phase"]
 
@@ -29,25 +28,3 @@ class Phase(enum.IntEnum):
     PLAYING = 7
     OVER = 8
 
-
-class _TablePlaying:
-    """The play of a deal in table mode, as the engine keeps it (public: ``Phase.PLAYING``).
-
-    A state of table mode's play holds this private marker instead of
-    ``Phase.PLAYING``, so that the engine's fast path for the play, which
-    tests the phase by identity, never meets table mode and pays nothing for
-    it; :attr:`calabrasella.State.phase` and the views show ``Phase.PLAYING``.
-    """
-
-    __slots__ = ()
-    name = "PLAYING"
-
-    def __reduce__(self) -> Any:
-        return "TABLE_PLAYING"
-
-    def __repr__(self) -> str:
-        return "<Phase.PLAYING (table mode)>"
-
-
-#: The engine's marker for table mode's play (see :class:`_TablePlaying`).
-TABLE_PLAYING = cast(Phase, _TablePlaying())

@@ -9,6 +9,7 @@ Every deal distributes exactly 35.
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
 
@@ -188,6 +189,29 @@ class Result:
         """Whether the declarer won (``False`` for a void deal)."""
         return self.winner is Side.DECLARER
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as plain values (the enums by their place)."""
+        return (
+            _result_from,
+            (
+                self.void,
+                self.declarer,
+                _CONTRACTS.index(self.contract) if self.contract is not None else -1,
+                _MODIFIERS.index(self.modifier) if self.modifier is not None else -1,
+                self.declarer_units,
+                self.adversary_units,
+                self.declarer_tricks,
+                self.adversary_tricks,
+                _SIDES.index(self.winner) if self.winner is not None else -1,
+                self.base,
+                self.multiplier,
+                _BONUSES.index(self.bonus) if self.bonus is not None else -1,
+                self.value,
+                self.payments,
+                self.notes,
+            ),
+        )
+
     @classmethod
     def void_deal(cls, players: int) -> Result:
         """Return the result of a deal that everybody passed."""
@@ -281,20 +305,152 @@ def result_of(
     if who is not None:
         verb, prep = ("wins", "from") if declarer_won else ("loses", "to")
         notes = (*notes, f"{who} {verb} {value} {prep} each")
-    return Result(
-        void=False,
-        declarer=tally.declarer,
-        contract=tally.contract,
-        modifier=tally.modifier,
-        declarer_units=tally.declarer_units,
-        adversary_units=tally.adversary_units,
-        declarer_tricks=tally.declarer_tricks,
-        adversary_tricks=tally.adversary_tricks,
-        winner=Side.DECLARER if declarer_won else Side.ADVERSARIES,
-        base=base,
-        multiplier=multiplier,
-        bonus=bonus,
-        value=value,
-        payments=settle(tally, declarer_won=declarer_won, value=value, dealer_shares=dealer_shares),
-        notes=notes,
+    return make_result(
+        False,
+        tally.declarer,
+        tally.contract,
+        tally.modifier,
+        tally.declarer_units,
+        tally.adversary_units,
+        tally.declarer_tricks,
+        tally.adversary_tricks,
+        Side.DECLARER if declarer_won else Side.ADVERSARIES,
+        base,
+        multiplier,
+        bonus,
+        value,
+        settle(tally, declarer_won=declarer_won, value=value, dealer_shares=dealer_shares),
+        notes,
+    )
+
+
+# The engine builds a Tally and a Result at the end of every deal: these build
+# them field by field through the slots (an attrs frozen class's __init__ goes
+# through object.__setattr__ for each field, about twice as dear). Nothing is
+# checked: the classes have no validators or converters to skip.
+_new = object.__new__
+(
+    _t_players, _t_dealer, _t_declarer, _t_contract, _t_modifier, _t_declarer_card_units,
+    _t_adversary_card_units, _t_stock_units, _t_declarer_last, _t_declarer_tricks,
+    _t_adversary_tricks, _t_declarer_revokes, _t_adversary_revokes, _t_abandoned,
+) = [Tally.__dict__[f.name].__set__ for f in attrs.fields(Tally)]  # fmt: skip
+(
+    _r_void, _r_declarer, _r_contract, _r_modifier, _r_declarer_units, _r_adversary_units,
+    _r_declarer_tricks, _r_adversary_tricks, _r_winner, _r_base, _r_multiplier, _r_bonus,
+    _r_value, _r_payments, _r_notes,
+) = [Result.__dict__[f.name].__set__ for f in attrs.fields(Result)]  # fmt: skip
+
+
+def make_tally(
+    players: int,
+    dealer: int,
+    declarer: int,
+    contract: Contract,
+    modifier: Modifier | None,
+    declarer_card_units: int,
+    adversary_card_units: int,
+    stock_units: int,
+    declarer_last: bool,
+    declarer_tricks: int,
+    adversary_tricks: int,
+    declarer_revokes: int = 0,
+    adversary_revokes: int = 0,
+    abandoned: bool = False,
+) -> Tally:
+    """Return ``Tally(...)`` of these fields, in field order (the engine's constructor)."""
+    t = _new(Tally)
+    _t_players(t, players)
+    _t_dealer(t, dealer)
+    _t_declarer(t, declarer)
+    _t_contract(t, contract)
+    _t_modifier(t, modifier)
+    _t_declarer_card_units(t, declarer_card_units)
+    _t_adversary_card_units(t, adversary_card_units)
+    _t_stock_units(t, stock_units)
+    _t_declarer_last(t, declarer_last)
+    _t_declarer_tricks(t, declarer_tricks)
+    _t_adversary_tricks(t, adversary_tricks)
+    _t_declarer_revokes(t, declarer_revokes)
+    _t_adversary_revokes(t, adversary_revokes)
+    _t_abandoned(t, abandoned)
+    return t
+
+
+def make_result(
+    void: bool,
+    declarer: int | None,
+    contract: Contract | None,
+    modifier: Modifier | None,
+    declarer_units: int,
+    adversary_units: int,
+    declarer_tricks: int,
+    adversary_tricks: int,
+    winner: Side | None,
+    base: int,
+    multiplier: int,
+    bonus: Bonus | None,
+    value: int,
+    payments: tuple[int, ...],
+    notes: tuple[str, ...],
+) -> Result:
+    """Return ``Result(...)`` of these fields, in field order (the engine's constructor)."""
+    r = _new(Result)
+    _r_void(r, void)
+    _r_declarer(r, declarer)
+    _r_contract(r, contract)
+    _r_modifier(r, modifier)
+    _r_declarer_units(r, declarer_units)
+    _r_adversary_units(r, adversary_units)
+    _r_declarer_tricks(r, declarer_tricks)
+    _r_adversary_tricks(r, adversary_tricks)
+    _r_winner(r, winner)
+    _r_base(r, base)
+    _r_multiplier(r, multiplier)
+    _r_bonus(r, bonus)
+    _r_value(r, value)
+    _r_payments(r, payments)
+    _r_notes(r, notes)
+    return r
+
+
+_CONTRACTS = tuple(Contract)
+_MODIFIERS = tuple(Modifier)
+_SIDES = tuple(Side)
+_BONUSES = tuple(Bonus)
+
+
+def _result_from(
+    void: bool,
+    declarer: int | None,
+    contract: int,
+    modifier: int,
+    declarer_units: int,
+    adversary_units: int,
+    declarer_tricks: int,
+    adversary_tricks: int,
+    winner: int,
+    base: int,
+    multiplier: int,
+    bonus: int,
+    value: int,
+    payments: tuple[int, ...],
+    notes: tuple[str, ...],
+) -> Result:
+    """Return the result :meth:`Result.__reduce__` pickled."""
+    return make_result(
+        void,
+        declarer,
+        None if contract < 0 else _CONTRACTS[contract],
+        None if modifier < 0 else _MODIFIERS[modifier],
+        declarer_units,
+        adversary_units,
+        declarer_tricks,
+        adversary_tricks,
+        None if winner < 0 else _SIDES[winner],
+        base,
+        multiplier,
+        None if bonus < 0 else _BONUSES[bonus],
+        value,
+        payments,
+        notes,
     )

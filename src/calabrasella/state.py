@@ -10,15 +10,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import legal, views
+from ._pickle import (
+    decode_exchange,
+    decode_history,
+    decode_rules,
+    encode_exchange,
+    encode_history,
+    encode_rules,
+)
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import TABLE_PLAYING, Phase
+from .phases import Phase
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
 
 if TYPE_CHECKING:
+    from ._auction import Position
     from .deal import Deal
     from .views import View
 
@@ -53,6 +62,7 @@ class State:
     """
 
     __slots__ = (
+        "_auction",
         "_card_units_won",
         "_deal",
         "_exchange",
@@ -67,6 +77,10 @@ class State:
         "_trick_cards",
         "_tricks_won",
     )
+
+    # Not a field: the auction position of a state of the auction, when the
+    # engine built it (see calabrasella._auction); left out of the value.
+    _auction: Position
 
     def __init__(
         self,
@@ -113,8 +127,7 @@ class State:
     @property
     def phase(self) -> Phase:
         """What kind of action is expected."""
-        phase = self._phase
-        return _PLAYING if phase is TABLE_PLAYING else phase
+        return self._phase
 
     @property
     def to_move(self) -> Optional[int]:
@@ -324,7 +337,30 @@ class State:
         return hash(self._fields())
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (make_state, self._fields())
+        """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
+        ex = self._exchange
+        deal = self._deal
+        seats, codes, draws = encode_history(self._history)
+        return (
+            _state_from,
+            (
+                encode_rules(self._rules),
+                deal,
+                self._phase.value,
+                self._to_move,
+                self._hand_masks,
+                self._stock_mask,
+                None if ex is None else encode_exchange(ex, self._rules, deal.order),
+                self._trick_cards,
+                self._leader,
+                self._card_units_won,
+                self._tricks_won,
+                seats,
+                codes,
+                draws,
+                self._result,
+            ),
+        )
 
     def __copy__(self) -> State:
         return self
@@ -341,6 +377,43 @@ class State:
 
 
 _new = object.__new__
+_PHASES = tuple(Phase)
+
+
+def _state_from(
+    rules: Any,
+    deal: Deal,
+    phase: int,
+    to_move: Optional[int],
+    hand_masks: tuple[int, ...],
+    stock_mask: int,
+    exchange: Optional[tuple[Any, ...]],
+    trick_cards: tuple[int, ...],
+    leader: int,
+    card_units_won: tuple[int, ...],
+    tricks_won: tuple[int, ...],
+    seats: bytes,
+    codes: bytes,
+    draws: tuple[int, ...],
+    result: Optional[Result],
+) -> State:
+    """Return the state :meth:`State.__reduce__` pickled."""
+    ruleset = decode_rules(rules)
+    return make_state(
+        ruleset,
+        deal,
+        _PHASES[phase],
+        to_move,
+        hand_masks,
+        stock_mask,
+        None if exchange is None else decode_exchange(exchange, ruleset, deal.order),
+        trick_cards,
+        leader,
+        card_units_won,
+        tricks_won,
+        decode_history(seats, codes, draws),
+        result,
+    )
 
 
 def make_state(

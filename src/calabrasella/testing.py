@@ -51,6 +51,7 @@ from typing import Any, NoReturn, cast
 
 import attrs
 
+from ._driver import forget
 from ._invariants import (
     cards_seat_may_know,
     played_cards,
@@ -398,6 +399,7 @@ class _DealCheck:
             self.fail("legality", f"the listed action {action} raised {exc!r}")
         if not same_contents(snapshot, state_contents(state)) or hash(state) != digest:
             self.fail("purity", f"applying {action} changed the state it was applied to")
+        forget(state)  # the hooks are asked again, not their remembered answers
         if apply(state, action) != new:
             self.fail("determinism", f"applying {action} twice gave two different states")
         history, old = new.history, state.history
@@ -412,9 +414,7 @@ class _DealCheck:
 
     # --- (c) legality ----------------------------------------------------------
 
-    def check_legality(
-        self, state: State, legal: tuple[Action, ...], probes: int, digest: int
-    ) -> None:
+    def check_legality(self, state: State, legal: tuple[Action, ...], probes: int, digest: int) -> None:
         """Listed actions apply; a sample of unlisted ones raise and change nothing.
 
         ``digest`` is the state's hash: a field that changed value in place

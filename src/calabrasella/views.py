@@ -16,6 +16,14 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import legal
+from ._pickle import (
+    CONTRACTS,
+    MODIFIERS,
+    decode_actions,
+    decode_rules,
+    encode_actions,
+    encode_rules,
+)
 from .actions import (
     Abandon,
     Action,
@@ -23,13 +31,14 @@ from .actions import (
     GiveBack,
     Modifier,
     OutOfTurn,
+    Pass,
     Play,
     Revoke,
     TurnStock,
 )
 from .cards import DECK, Card, CardSet, _cardset
-from .phases import TABLE_PLAYING, Phase
-from .rulesets.base import Ruleset
+from .phases import Phase
+from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange, GiveBackStep
 from .scoring import Result
 
@@ -37,6 +46,12 @@ if TYPE_CHECKING:
     from .state import State
 
 __all__ = ["Hidden", "View", "build_view"]
+
+_PLAYING = Phase.PLAYING
+_OVER = Phase.OVER
+_Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
+_bit_count = int.bit_count
+_SUIT_PLAYS = legal.SUIT_PLAYS
 
 
 @attrs.frozen
@@ -146,21 +161,117 @@ class View:
     def __repr__(self) -> str:
         return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
+        history = self.history
+        forced = self.forced_moves
+        return (
+            _view_from,
+            (
+                encode_rules(self.rules),
+                self.seat,
+                self.dealer,
+                self.phase.value,
+                self.to_move,
+                self.hand.mask,
+                self.hand_sizes,
+                self.stock_size,
+                self.declarer,
+                -1 if self.contract is None else CONTRACTS.index(self.contract),
+                -1 if self.modifier is None else MODIFIERS.index(self.modifier),
+                -1 if self.called is None else self.called.index,
+                self.giver,
+                -1 if self.given_back is None else self.given_back.index,
+                self.exposed.mask,
+                self.discards.mask,
+                self.drawn.mask,
+                tuple([n for seat, card in self.trick for n in (seat, card.index)]),
+                self.leader,
+                self.tricks_won,
+                self.card_units_won,
+                *_encode_entries([entry[1] for entry in history], bytes([e[0] for e in history])),
+                *_encode_entries([m[2] for m in forced], tuple([n for m in forced for n in m[:2]])),
+                encode_actions(self.legal_actions),
+                -1 if self.final_stock is None else self.final_stock.mask,
+                self.result,
+            ),
+        )
+
 
 def build_view(state: State, seat: int) -> View:
     """Return what ``seat`` may know of ``state`` (the caller checked both).
 
     The public entry points are :meth:`calabrasella.State.view` and
     :func:`calabrasella.view`.
+
+    In the play (and at its end) the exchange never changes, and every state
+    of the play shares one exchange record: the fields that stay the same for
+    the whole play, and the seat's history up to the play as it saw it, are
+    worked out the first time and kept (see :data:`_MEMO`); each view copies
+    them and sets what the play changes.
     """
-    hands = state._hand_masks
     ex = state._exchange
+    phase = state._phase
+    if (
+        ex is None
+        or (phase is not _PLAYING and phase is not _OVER)
+        or state._rules._play == PLAY_TABLE
+    ):
+        return _general_view(state, seat)
+    over = phase is _OVER
     history = state._history
     trick = state._trick_cards
+    entry = _MEMO.get(id(ex))
+    part = entry[1].get(seat) if entry is not None and entry[0] is ex else None
+    if part is None:
+        cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
+        part = _play_part(state, ex, seat, cut)
+    fixed, prefix, cut = part
+    hands = state._hand_masks
+    to_move = state._to_move
+    leader = state._leader
+    d = fixed.copy()
+    d["phase"] = state._phase
+    d["to_move"] = to_move
+    d["hand"] = hand = _new(CardSet)
+    _set(hand, "mask", hands[seat])
+    d["hand_sizes"] = tuple(map(_bit_count, hands))
+    d["leader"] = leader
+    d["tricks_won"] = state._tricks_won
+    d["card_units_won"] = state._card_units_won
+    d["history"] = history if prefix is None else prefix + history[cut:]
+    if trick:
+        card = DECK[trick[0]]
+        d["trick"] = (
+            ((leader, card),)
+            if len(trick) == 1
+            else ((leader, card), (state._deal.next_seat[leader], DECK[trick[1]]))
+        )
+    if over:
+        d["final_stock"] = _cardset(state._stock_mask)
+        d["result"] = state._result
+    elif to_move == seat:
+        if trick and state._rules._play == PLAY_FOLLOW:
+            suit = trick[0] // 10
+            in_suit = hands[seat] >> (10 * suit) & 1023
+            d["legal_actions"] = (
+                _SUIT_PLAYS[suit][in_suit] if in_suit else legal.legal_actions(state)
+            )
+        else:
+            d["legal_actions"] = legal.legal_actions(state)
+    new = _new(View)
+    _set(new, "__dict__", d)
+    return new
+
+
+def _general_view(state: State, seat: int) -> View:
+    """Return a view of the auction or the exchange (or of table mode's play)."""
+    ex = state._exchange
     phase = state._phase
-    if phase is TABLE_PLAYING:  # table mode's play, shown as PLAYING
-        phase = Phase.PLAYING
-    over = phase is Phase.OVER
+    hands = state._hand_masks
+    history = state._history
+    trick = state._trick_cards
+    over = phase is _OVER
     d: dict[str, Any] = {
         "rules": state._rules,
         "seat": seat,
@@ -168,38 +279,28 @@ def build_view(state: State, seat: int) -> View:
         "phase": phase,
         "to_move": state._to_move,
         "hand": _cardset(hands[seat]),
-        "hand_sizes": tuple([h.bit_count() for h in hands]),
+        "hand_sizes": tuple(map(_bit_count, hands)),
         "stock_size": state._stock_mask.bit_count(),
         "leader": state._leader,
         "tricks_won": state._tricks_won,
         "card_units_won": state._card_units_won,
-        "legal_actions": state.legal_actions() if state._to_move == seat else (),
+        "legal_actions": legal.legal_actions(state) if state._to_move == seat else (),
         "result": state._result,
+        "trick": _trick_pairs(state) if trick else (),
     }
-    record = state._rules.irregularities is not _FORBID and state._rules.irregularities == "record"
-    if record and ex is not None and not over:  # table mode: each seat's irregular actions too
-        d["legal_actions"] = _legal_for(state, seat)
-    if trick:
-        nxt = state._deal.next_seat
-        s = state._leader
-        pairs = []
-        for c in trick:
-            pairs.append((s, DECK[c]))
-            s = nxt[s]
-        d["trick"] = tuple(pairs)
-    else:
-        d["trick"] = ()
     if ex is None:
         d.update(_NO_EXCHANGE)
         d["history"] = history
     else:
         plays = 3 * sum(state._tricks_won) + len(trick)
-        if record:  # table mode: irregular entries in the play
+        if state._rules._play == PLAY_TABLE:  # table mode: irregular entries in the play
+            if not over:  # each seat's irregular actions too
+                d["legal_actions"] = _legal_for(state, seat)
             plays = 0
             while plays < len(history) and history[-1 - plays][1].__class__ in _PLAY_KINDS:
                 plays += 1
         cut = len(history) - plays
-        fixed = _exchange_part(ex, seat, history, cut, phase >= Phase.PLAYING)
+        fixed = _exchange_part(ex, seat, history, cut)
         d.update(fixed[0])
         d["history"] = fixed[1] + history[cut:] if plays else fixed[1]
         d["final_stock"] = _cardset(state._stock_mask) if over else None
@@ -208,13 +309,69 @@ def build_view(state: State, seat: int) -> View:
     return new
 
 
+def _trick_pairs(state: State) -> tuple[tuple[int, Card], ...]:
+    nxt = state._deal.next_seat
+    s = state._leader
+    pairs = []
+    for c in state._trick_cards:
+        pairs.append((s, DECK[c]))
+        s = nxt[s]
+    return tuple(pairs)
+
+
+# Once the play has begun the exchange never changes, and every state of the
+# play shares one exchange record: each seat's part of its views is kept here,
+# keyed by the record's id (the record is kept alive by the entry, so the id
+# cannot be reused while it is cached). Oldest entries go first. A part is a
+# dict of every field of the view, those that the play does not change set
+# (the ruleset, the dealer, the stock's size and what the exchange decided),
+# the seat's history before the play as it saw it (None when it saw all of
+# it), and that history's length.
+_PlayPart = tuple[dict[str, Any], Union[_Entries, None], int]
+_MEMO: dict[int, tuple[Exchange, dict[int, _PlayPart]]] = {}
+_MEMO_SIZE = 256
+
+
+def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
+    """Work out and keep ``seat``'s part of the views of a play (see :data:`_MEMO`)."""
+    history = state._history
+    fields, entries = _exchange_part(ex, seat, history, cut)
+    plain = len(entries) == cut and all(a is b for a, b in zip(entries, history))
+    fixed: dict[str, Any] = {
+        "rules": state._rules,
+        "seat": seat,
+        "dealer": state._deal.dealer,
+        "phase": None,
+        "to_move": None,
+        "hand": None,
+        "hand_sizes": None,
+        "stock_size": state._stock_mask.bit_count(),
+        **fields,
+        "trick": (),
+        "leader": None,
+        "tricks_won": None,
+        "card_units_won": None,
+        "history": None,
+        "legal_actions": (),
+        "final_stock": None,
+        "result": None,
+    }
+    part = (fixed, None if plain else entries, cut)
+    entry = _MEMO.get(id(ex))
+    if entry is None or entry[0] is not ex:
+        if len(_MEMO) >= _MEMO_SIZE:
+            del _MEMO[next(iter(_MEMO))]
+        entry = _MEMO[id(ex)] = (ex, {})
+    entry[1][seat] = part
+    return part
+
+
 def _legal_for(state: State, seat: int) -> tuple[Action, ...]:
     """The legal actions ``seat`` may take in table mode's play: its irregular ones too."""
     return tuple(a for a in state.legal_actions() if legal.actor(state, a) == seat)
 
 
 _PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
-_FORBID = "forbid"
 _EMPTY = CardSet()
 _NO_EXCHANGE: dict[str, Any] = {
     "declarer": None,
@@ -232,15 +389,7 @@ _NO_EXCHANGE: dict[str, Any] = {
 _new = object.__new__
 _set = object.__setattr__
 
-_Entries = tuple[tuple[int, Union[Action, Hidden]], ...]
 _Part = tuple[dict[str, Any], _Entries]
-
-# Once the play has begun the exchange never changes, and every state of the
-# play shares one exchange record: each seat's part of the view is memoized
-# here, keyed by the record's id (the record is kept alive by the entry, so
-# the id cannot be reused while it is cached). Oldest entries go first.
-_MEMO: dict[int, tuple[Exchange, dict[int, _Part]]] = {}
-_MEMO_SIZE = 256
 
 
 def _exchange_part(
@@ -248,30 +397,13 @@ def _exchange_part(
     seat: int,
     history: tuple[tuple[int, Action], ...],
     cut: int,
-    settled: bool,
 ) -> _Part:
     """Return the view fields the exchange decides for ``seat``, and the redacted
-    history before the play."""
-    cache: dict[int, _Part] | None = None
-    if settled:
-        entry = _MEMO.get(id(ex))
-        if entry is not None and entry[0] is ex:
-            cache = entry[1]
-            part = cache.get(seat)
-            if part is not None:
-                return part
-    entries = redacted_history(ex, history[:cut], seat)
-    given_back = None
-    gave_back = ex.gave_back
-    if gave_back >= 0:  # shown when the give-back step's entry is shown
-        for i in range(ex.starts[0], len(entries)):
-            action = entries[i][1]
-            if (
-                type(action) is GiveBack
-                and action.card.index == gave_back
-                and type(ex.plan[ex.step_of(i)]) is GiveBackStep
-            ):
-                given_back = action.card
+    history before the play.
+
+    The card given back is shown to ``seat`` when the give-back step's entry is.
+    """
+    entries, given_back = _redact(ex, history, cut, seat)
     fields = {
         "declarer": ex.declarer,
         "contract": ex.contract,
@@ -284,41 +416,49 @@ def _exchange_part(
         "drawn": _cardset(ex.drawn[seat]),
         "forced_moves": redacted_forced(ex, seat) if ex.forced else (),
     }
-    part = (fields, entries)
-    if settled:
-        if cache is None:
-            if len(_MEMO) >= _MEMO_SIZE:
-                del _MEMO[next(iter(_MEMO))]
-            cache = {}
-            _MEMO[id(ex)] = (ex, cache)
-        cache[seat] = part
-    return part
+    return fields, entries
 
 
-def redacted_history(
-    ex: Exchange, entries: tuple[tuple[int, Action], ...], seat: int
-) -> _Entries:
+def redacted_history(ex: Exchange, entries: tuple[tuple[int, Action], ...], seat: int) -> _Entries:
     """Return ``entries`` (a history up to the play) as ``seat`` sees it.
 
     Each exchange entry is shown to ``seat`` unless the step that made it
     says it is hidden (:meth:`~calabrasella.rulesets.Step.hidden_from`).
     """
+    return _redact(ex, entries, len(entries), seat)[0]
+
+
+def _redact(
+    ex: Exchange, history: tuple[tuple[int, Action], ...], cut: int, seat: int
+) -> tuple[_Entries, Card | None]:
+    """Return the first ``cut`` entries of ``history`` as ``seat`` sees them, and the
+    card given back if it saw it."""
     plan, starts = ex.plan, ex.starts
-    first = starts[0] if starts else len(entries)
-    out: list[tuple[int, Union[Action, Hidden]]] = list(entries[:first])
+    first = starts[0] if starts else cut
+    out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
+    gave_back = ex.gave_back
+    given_back = None
     k = 0
     last = len(starts) - 1
-    for i in range(first, len(entries)):
+    for i in range(first, cut):
         while k < last and starts[k + 1] <= i:
             k += 1
-        entry = entries[i]
+        entry = history[i]
         who, action = entry
-        if who == seat or type(action) is TurnStock:  # its own moves; a stock turned before all
-            out.append(entry)
-            continue
-        kind = plan[k].hidden_from(who, seat, action, ex)
-        out.append(entry if kind is None else (who, _hidden(kind)))
-    return tuple(out)
+        if who != seat and action.__class__ is not TurnStock:  # not its own, nor a stock turned
+            kind = plan[k].hidden_from(who, seat, action, ex)
+            if kind is not None:
+                out.append((who, _hidden(kind)))
+                continue
+        out.append(entry)
+        if (
+            gave_back >= 0
+            and action.__class__ is GiveBack
+            and action.card.index == gave_back
+            and plan[k].__class__ is GiveBackStep
+        ):
+            given_back = action.card
+    return tuple(out), given_back
 
 
 def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Action, Hidden]], ...]:
@@ -329,3 +469,78 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
         kind = None if who == seat else plan[k].hidden_from(who, seat, action, ex)
         out.append((at, who, action if kind is None else _hidden(kind)))
     return tuple(out)
+
+
+# --- pickling ----------------------------------------------------------------------
+
+_Coded = tuple[Any, bytes, tuple[int, ...], tuple[tuple[int, str], ...]]
+
+
+def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
+    """Return ``head``, the codes of ``actions`` with each Hidden as a pass, their draws,
+    and the Hidden ones as (place, kind)."""
+    hidden = tuple([(i, a.kind) for i, a in enumerate(actions) if a.__class__ is Hidden])
+    if hidden:
+        actions = [_STAND_IN if a.__class__ is Hidden else a for a in actions]
+    codes, draws = encode_actions(actions)  # type: ignore[arg-type]
+    return head, codes, draws, hidden
+
+
+def _decode_entries(
+    codes: bytes, draws: tuple[int, ...], hidden: tuple[tuple[int, str], ...]
+) -> list[Any]:
+    actions: list[Any] = decode_actions(codes, draws)
+    for i, kind in hidden:
+        actions[i] = _hidden(kind)
+    return actions
+
+
+_STAND_IN = Pass()
+_PHASES = tuple(Phase)
+
+
+def _view_from(
+    rules: Any, seat: int, dealer: int, phase: int, to_move: int | None, hand: int,
+    hand_sizes: tuple[int, ...], stock_size: int, declarer: int | None, contract: int,
+    modifier: int, called: int, giver: int | None, given_back: int, exposed: int, discards: int,
+    drawn: int, trick: tuple[int, ...], leader: int, tricks_won: tuple[int, ...],
+    card_units_won: tuple[int, ...], seats: bytes, codes: bytes, draws: tuple[int, ...],
+    hidden: tuple[tuple[int, str], ...], forced_head: tuple[int, ...], forced_codes: bytes,
+    forced_draws: tuple[int, ...], forced_hidden: tuple[tuple[int, str], ...],
+    legal: tuple[bytes, tuple[int, ...]], final_stock: int, result: Result | None,
+) -> View:  # fmt: skip
+    """Return the view :meth:`View.__reduce__` pickled."""
+    forced = _decode_entries(forced_codes, forced_draws, forced_hidden)
+    d = {
+        "rules": decode_rules(rules),
+        "seat": seat,
+        "dealer": dealer,
+        "phase": _PHASES[phase],
+        "to_move": to_move,
+        "hand": _cardset(hand),
+        "hand_sizes": hand_sizes,
+        "stock_size": stock_size,
+        "declarer": declarer,
+        "contract": None if contract < 0 else CONTRACTS[contract],
+        "modifier": None if modifier < 0 else MODIFIERS[modifier],
+        "called": None if called < 0 else DECK[called],
+        "giver": giver,
+        "given_back": None if given_back < 0 else DECK[given_back],
+        "exposed": _cardset(exposed),
+        "discards": _cardset(discards),
+        "drawn": _cardset(drawn),
+        "trick": tuple([(trick[i], DECK[trick[i + 1]]) for i in range(0, len(trick), 2)]),
+        "leader": leader,
+        "tricks_won": tricks_won,
+        "card_units_won": card_units_won,
+        "history": tuple(zip(seats, _decode_entries(codes, draws, hidden))),
+        "forced_moves": tuple(
+            (forced_head[2 * i], forced_head[2 * i + 1], action) for i, action in enumerate(forced)
+        ),
+        "legal_actions": tuple(decode_actions(*legal)) if legal[0] else (),
+        "final_stock": None if final_stock < 0 else _cardset(final_stock),
+        "result": result,
+    }
+    new = _new(View)
+    _set(new, "__dict__", d)
+    return new

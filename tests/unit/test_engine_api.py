@@ -621,6 +621,7 @@ EXPECTED_ALL = [
     "register_ruleset",
     "registered_ruleset",
     "result_of",
+    "rollout",
     "ruleset_names",
     "sample_chance",
     "settle",

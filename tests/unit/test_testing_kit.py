@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import attrs
@@ -182,6 +182,19 @@ class CalabresellaTossingACoin(cb.Calabresella):
 
 
 @attrs.frozen(kw_only=True)
+class CalabresellaAuctionByCoin(cb.Calabresella):
+    """Lets a hidden coin pick who speaks after the first call: the auction is not a function."""
+
+    def bidding_turn(
+        self, order: tuple[int, ...], calls: Sequence[tuple[int, cb.Contract | None]]
+    ) -> tuple[int, tuple[cb.Contract, ...]] | None:
+        turn = super().bidding_turn(order, calls)
+        if turn is None or not calls:
+            return turn
+        return order[next(_coin) % 3], turn[1]
+
+
+@attrs.frozen(kw_only=True)
 class CavendishScoringByLuck(cb.Cavendish):
     """Adds an unseeded random note to every result."""
 
@@ -336,6 +349,12 @@ CASES = (
         "the first leader by a hidden coin",
         "determinism",
         ruleset(CalabresellaTossingACoin()),
+        r"applying .+ twice gave two different states",
+    ),
+    Case(
+        "an auction whose next speaker is a coin's",
+        "determinism",
+        ruleset(CalabresellaAuctionByCoin()),
         r"applying .+ twice gave two different states",
     ),
     Case(

@@ -37,6 +37,11 @@ from .steps import Step
 
 __all__ = ["Calls", "Ruleset", "Terms", "choice", "flag"]
 
+# How the engine lists and checks the play under a ruleset (``Ruleset._play``),
+# worked out once from its options when it is built: follow suit (the default),
+# any card (``follow_suit=False``), or table mode (``irregularities="record"``).
+PLAY_FOLLOW, PLAY_FREE, PLAY_TABLE = 0, 1, 2
+
 
 #: The auction so far: (seat, bid) pairs, ``None`` for a pass, in speaking order.
 Calls = Sequence[tuple[int, Contract | None]]
@@ -83,6 +88,10 @@ def flag(instance: object, attribute: Any, value: object) -> None:
         raise RulesetError(f"{attribute.name}={value!r}: expected True or False")
 
 
+def _is_option(attribute: Any, value: object) -> bool:
+    return bool(attribute.init)
+
+
 @attrs.frozen
 class Terms:
     """The words a ruleset's sources use, for display (the command line, records).
@@ -111,6 +120,9 @@ class _RulesetMeta(abc.ABCMeta):
     TypeError) naming the ruleset and its options, for every subclass, the
     ones defined outside the package too. Only construction pays for it
     (``attrs.evolve`` included); copying and unpickling do not come here.
+
+    It then works out the private ``_play`` from the options (a ruleset is
+    frozen, so once is enough; a copy or a pickle carries it along).
     """
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
@@ -139,7 +151,17 @@ class _RulesetMeta(abc.ABCMeta):
                     f"{cls.__qualname__}() needs {', '.join(map(repr, missing))} "
                     f"(its options: {listed})"
                 )
-        return super().__call__(*args, **kwargs)
+        rules = super().__call__(*args, **kwargs)
+        if attrs.has(cls):
+            play = (
+                PLAY_TABLE
+                if rules.irregularities == "record"
+                else PLAY_FOLLOW
+                if rules.follow_suit
+                else PLAY_FREE
+            )
+            object.__setattr__(rules, "_play", play)
+        return rules
 
 
 @attrs.frozen(kw_only=True)
@@ -180,8 +202,8 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
 
     #: Whether a seat holding the suit led must play it (the common rule of the play).
     #: Not an option here: a ruleset that lets players revoke (Calabresella, seed 004)
-    #: declares ``follow_suit`` as one of its fields. The engine reads it only when
-    #: a seat to play holds the suit led, so the default costs the play nothing.
+    #: declares ``follow_suit`` as one of its fields. The engine reads it once, when
+    #: the ruleset is built (into ``_play``), so the default costs the play nothing.
     follow_suit = True
 
     #: Whether irregular plays are refused (``"forbid"``) or recorded and settled
@@ -192,6 +214,11 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     players: int = attrs.field(default=3, validator=_players_validator)
     packet: int = attrs.field(default=4, validator=_packet_validator)
     dealer_shares: bool = attrs.field(default=False, validator=flag)
+
+    #: How the engine runs the play (``PLAY_FOLLOW``, ``PLAY_FREE`` or
+    #: ``PLAY_TABLE``), set from ``follow_suit`` and ``irregularities`` when the
+    #: ruleset is built: one slot the play's hot path reads. Not an option.
+    _play: int = attrs.field(default=PLAY_FOLLOW, init=False, eq=False, repr=False, hash=False)
 
     @classmethod
     def _legacy_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -210,7 +237,7 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
             >>> CAVENDISH.options()["first_lead"]
             'eldest'
         """
-        return attrs.asdict(self)
+        return attrs.asdict(self, filter=_is_option)
 
     def contract_rank(self, contract: Contract) -> int:
         """Return the place of ``contract`` among :attr:`contracts` (higher beats lower).

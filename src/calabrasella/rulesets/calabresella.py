@@ -40,6 +40,41 @@ _BIDS = (Contract.CHIAMO, Contract.SOLO, Contract.SOLISSIMO)
 _WIN_UNITS = 18
 
 
+# The plans, built once (steps are frozen values): chiamo's by whether the card
+# given back is face up, solo's by whether the monte is exposed.
+_CHIAMO_PLANS: dict[bool, tuple[Step, ...]] = {
+    face_up: (
+        CallStep(),
+        ExposeStep(),
+        TakeStep(Role.DECLARER, "all"),
+        GiveBackStep(face_up=face_up),
+        DiscardStep(Role.DECLARER, 4, 4),
+    )
+    for face_up in (False, True)
+}
+_SOLO_PLANS: dict[bool, tuple[Step, ...]] = {
+    exposed: (
+        *((ExposeStep(),) if exposed else ()),
+        TakeStep(Role.DECLARER, "all"),
+        DiscardStep(Role.DECLARER, 4, 4),
+    )
+    for exposed in (False, True)
+}
+_SOLISSIMO_PLAN: tuple[Step, ...] = (RaiseStep((Modifier.DIVIDETE, Modifier.SCEGLIETE)),)
+_DIVIDETE_PLAN: tuple[Step, ...] = (
+    DrawStep(Role.FIRST, 2),
+    DrawStep(Role.SECOND, 2),
+    DiscardStep(Role.FIRST, 2, 2),
+    DiscardStep(Role.SECOND, 2, 2),
+)
+_SCEGLIETE_PLAN: tuple[Step, ...] = (
+    ExposeStep(),
+    TakeStep(Role.FIRST, "any"),
+    TakeStep(Role.SECOND, "all"),  # every card left, taken for him
+    DiscardStep(Role.FIRST, as_taken=True),
+    DiscardStep(Role.SECOND, as_taken=True),
+)
+
 #: The values of the option ``stramazzo``, the default first.
 STRAMAZZO_READINGS = ("under_a_point", "no_card_points", "no_points")
 
@@ -192,18 +227,11 @@ class Calabresella(Ruleset):
         """Chiamo: call, expose, take, give back, discard four; solo: expose, take,
         discard four; solissimo: only the chance to raise."""
         if contract is Contract.CHIAMO:
-            return (
-                CallStep(),
-                ExposeStep(),
-                TakeStep(Role.DECLARER, "all"),
-                GiveBackStep(face_up=self.give_back == "face_up"),
-                DiscardStep(Role.DECLARER, 4, 4),
-            )
+            return _CHIAMO_PLANS[self.give_back == "face_up"]
         if contract is Contract.SOLO:
-            expose: tuple[Step, ...] = (ExposeStep(),) if self.solo_monte_exposed else ()
-            return (*expose, TakeStep(Role.DECLARER, "all"), DiscardStep(Role.DECLARER, 4, 4))
+            return _SOLO_PLANS[self.solo_monte_exposed]
         if contract is Contract.SOLISSIMO:
-            return (RaiseStep((Modifier.DIVIDETE, Modifier.SCEGLIETE)),)
+            return _SOLISSIMO_PLAN
         raise RulesetError(f"calabresella has no contract {contract.value!r}")
 
     def raise_plan(self, modifier: Modifier) -> tuple[Step, ...]:
@@ -214,20 +242,7 @@ class Calabresella(Ruleset):
         and each discards as many as he took: the whole monte is shared and
         the four discards are the new monte (seeds 002, 003, 004).
         """
-        if modifier is Modifier.DIVIDETE:
-            return (
-                DrawStep(Role.FIRST, 2),
-                DrawStep(Role.SECOND, 2),
-                DiscardStep(Role.FIRST, 2, 2),
-                DiscardStep(Role.SECOND, 2, 2),
-            )
-        return (
-            ExposeStep(),
-            TakeStep(Role.FIRST, "any"),
-            TakeStep(Role.SECOND, "all"),  # every card left, taken for him
-            DiscardStep(Role.FIRST, as_taken=True),
-            DiscardStep(Role.SECOND, as_taken=True),
-        )
+        return _DIVIDETE_PLAN if modifier is Modifier.DIVIDETE else _SCEGLIETE_PLAN
 
     def callable_cards(self, hand: CardSet, contract: Contract) -> CardSet:
         """Any card not held, or (option) a 3, else a 2."""

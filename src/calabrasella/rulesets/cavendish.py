@@ -8,7 +8,7 @@ import attrs
 
 from .._bits import FULL
 from ..actions import Contract
-from ..cards import CardSet
+from ..cards import CardSet, _cardset
 from ..scoring import TOTAL_UNITS, Bonus, Result, Tally, result_of
 from .base import Calls, Ruleset, Terms, choice, flag
 from .steps import CallStep, DiscardStep, ExposeStep, GiveBackStep, Role, Step, TakeStep
@@ -35,7 +35,7 @@ def threes_then_twos(hand: CardSet) -> CardSet:
         CardSet.parse('2h 2s 2c')
     """
     missing = _THREES & ~hand.mask
-    return CardSet(missing or _TWOS & ~hand.mask & FULL)
+    return _cardset(missing or _TWOS & ~hand.mask & FULL)
 
 
 @attrs.frozen(kw_only=True)

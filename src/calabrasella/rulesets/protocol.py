@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Optional
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Optional
 
 from ..actions import (
     Action,
@@ -295,8 +295,9 @@ def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
 
 
 # One entry per table: the table itself (kept so its id is not reused while
-# cached) and its per-suit holdings; a few tables at most, oldest dropped first.
-_SUIT_TABLES: dict[int, tuple[tuple[Action, ...], list[tuple[Any, ...]]]] = {}
+# cached) and its holdings, suit by suit (1,024 per suit); a few tables at
+# most, oldest dropped first.
+_SUIT_TABLES: dict[int, tuple[tuple[Action, ...], tuple[tuple[Action, ...], ...]]] = {}
 _SUIT_TABLES_SIZE = 32
 
 
@@ -306,27 +307,34 @@ def card_actions(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
     ``table`` holds one action per card (such as ``actions.DISCARDS``);
     build it once, at module level. The tuples for each suit's 1,024
     possible holdings are built the first time a table is used, so this is
-    four list lookups.
+    four tuple lookups.
     """
     entry = _SUIT_TABLES.get(id(table))
     if entry is None or entry[0] is not table:
-        if len(_SUIT_TABLES) >= _SUIT_TABLES_SIZE:
-            del _SUIT_TABLES[next(iter(_SUIT_TABLES))]
-        entry = _SUIT_TABLES[id(table)] = (
-            table,
-            [
-                tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
-                for s in range(4)
-                for m in range(1024)
-            ],
-        )
+        entry = _suit_table(table)
     parts = entry[1]
     return (
         parts[mask & 1023]
-        + parts[1024 + (mask >> 10 & 1023)]
-        + parts[2048 + (mask >> 20 & 1023)]
-        + parts[3072 + (mask >> 30 & 1023)]
+        + parts[1024 | mask >> 10 & 1023]
+        + parts[2048 | mask >> 20 & 1023]
+        + parts[3072 | mask >> 30 & 1023]
     )
+
+
+def _suit_table(
+    table: tuple[Action, ...],
+) -> tuple[tuple[Action, ...], tuple[tuple[Action, ...], ...]]:
+    if len(_SUIT_TABLES) >= _SUIT_TABLES_SIZE:
+        del _SUIT_TABLES[next(iter(_SUIT_TABLES))]
+    entry = _SUIT_TABLES[id(table)] = (
+        table,
+        tuple(
+            tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
+            for s in range(4)
+            for m in range(1024)
+        ),
+    )
+    return entry
 
 
 def wrong_kind(work: Work, action: object, expected: str) -> IllegalActionError:

@@ -126,6 +126,8 @@ def _choices(instance: Any, attribute: Any, value: Any) -> None:
 
 # --- the built-in kinds ----------------------------------------------------------
 
+_DONE_FIRST: tuple[Action, ...] = (DONE,)
+
 
 def _callable(work: Work) -> int:
     hand = work.hands[work.declarer]
@@ -263,15 +265,32 @@ class DiscardStep(Step):
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """``Done`` first once enough cards are down, then one ``Discard`` per card held."""
         seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
-        low, _ = self.bounds(work, seat)
+        low = work.taken[seat].bit_count() if self.as_taken else self.min_count
         cards = card_actions(DISCARDS, work.hands[seat])
-        return (DONE, *cards) if work.moved >= low else cards
+        return _DONE_FIRST + cards if work.moved >= low else cards
 
     def apply(self, work: Work, action: Action) -> bool:
         """The card goes face down into the stock; done at ``max_count`` or on ``Done``."""
         seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
-        low, high = self.bounds(work, seat)
-        cls = type(action)
+        if self.as_taken:
+            low = high = work.taken[seat].bit_count()
+        else:
+            low, high = self.min_count, self.max_count
+        cls = action.__class__
+        if cls is Discard:
+            card = action.card.index  # type: ignore[union-attr]
+            bit = 1 << card
+            hand = work.hands[seat]
+            if not hand & bit:
+                raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
+            work.hands[seat] = hand ^ bit
+            work.stock |= bit
+            discards = list(work.discards)
+            discards[seat] |= bit
+            work.discards = tuple(discards)
+            work.moved = moved = work.moved + 1
+            work.entries.append((seat, action))
+            return moved >= high
         if cls is Done:
             if work.moved < low:
                 raise IllegalActionError(
@@ -279,18 +298,7 @@ class DiscardStep(Step):
                 )
             work.entries.append((seat, action))
             return True
-        if cls is not Discard:
-            raise wrong_kind(work, action, "discard" + (" or stop" if work.moved >= low else ""))
-        card = action.card.index  # type: ignore[union-attr]
-        bit = 1 << card
-        if not work.hands[seat] & bit:
-            raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
-        work.hands[seat] &= ~bit
-        work.stock |= bit
-        work.discards = put(work.discards, seat, work.discards[seat] | bit)
-        work.moved += 1
-        work.entries.append((seat, action))
-        return work.moved >= high
+        raise wrong_kind(work, action, "discard" + (" or stop" if work.moved >= low else ""))
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
         """A discard is face down: only its seat sees the card."""
@@ -338,39 +346,47 @@ class TakeStep(Step):
     @staticmethod
     def _take_forced(work: Work, seat: int, cards: int) -> None:
         work.move_to_hand(seat, cards)
-        work.taken = put(work.taken, seat, work.taken[seat] | cards)
-        for i in _bits.indices(cards):
-            work.force(seat, TAKES[i])
+        taken = list(work.taken)
+        taken[seat] |= cards
+        work.taken = tuple(taken)
+        if cards:
+            at, step = work.history_length, work.step
+            work.forced += tuple([(at, step, seat, TAKES[i]) for i in _bits.indices(cards)])
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """``Done`` first for ``"any"``, then one ``Take`` per takeable stock card."""
         cards = card_actions(TAKES, work.stock & ~work.laid_down())
-        return (DONE, *cards) if self.count == "any" else cards
+        return _DONE_FIRST + cards if self.count == "any" else cards
 
     def apply(self, work: Work, action: Action) -> bool:
         """The card goes to the seat; done when the count is reached or nothing is left."""
-        seat = work.seat(self.role)
-        cls = type(action)
-        if cls is Done and self.count == "any":
-            work.entries.append((seat, action))
-            return True
+        role = self.role
+        seat = work.declarer if role is _DECLARER else work.seat(role)
+        cls = action.__class__
         if cls is not Take:
+            if cls is Done and self.count == "any":
+                work.entries.append((seat, action))
+                return True
             raise wrong_kind(work, action, "take a card from the stock")
         card = action.card.index  # type: ignore[union-attr]
         bit = 1 << card
-        laid_down = work.laid_down()
-        if not work.stock & bit:
+        stock = work.stock
+        if not stock & bit:
             raise IllegalActionError(action, f"{DECK[card]} is not in the stock")
+        laid_down = work.laid_down()
         if laid_down & bit:
             raise IllegalActionError(action, f"{DECK[card]} was discarded: a discard is final")
-        work.move_to_hand(seat, bit)
-        work.taken = put(work.taken, seat, work.taken[seat] | bit)
+        work.stock = stock = stock ^ bit
+        work.hands[seat] |= bit
+        taken = list(work.taken)
+        taken[seat] = mine = taken[seat] | bit
+        work.taken = tuple(taken)
         work.moved += 1
         work.entries.append((seat, action))
-        takeable = work.stock & ~laid_down
+        takeable = stock & ~laid_down
         if self.count == "as_discarded":
-            left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
-            if left == takeable.bit_count():  # forced: take the rest at once
+            left = work.discards[seat].bit_count() - mine.bit_count()
+            if left and left == takeable.bit_count():  # forced: take the rest at once
                 self._take_forced(work, seat, takeable)
                 left = 0
             return left == 0
@@ -419,6 +435,21 @@ class RaiseStep(Step):
         return True
 
 
+# Draw outcomes by their cards' mask, made once (actions are values, shared as
+# the engine shares its card actions); a few thousand at most, then started afresh.
+_DRAWS: dict[int, Draw] = {}
+_DRAWS_SIZE = 4096
+
+
+def _draw(mask: int) -> Draw:
+    known = _DRAWS.get(mask)
+    if known is None:
+        if len(_DRAWS) >= _DRAWS_SIZE:
+            _DRAWS.clear()
+        known = _DRAWS[mask] = Draw(_cardset(mask))
+    return known
+
+
 @attrs.frozen
 class DrawStep(Step):
     """Chance: a seat draws ``count`` stock cards unseen (resolved at once if forced)."""
@@ -436,17 +467,14 @@ class DrawStep(Step):
             work.move_to_hand(seat, stock)
             work.drawn = put(work.drawn, seat, work.drawn[seat] | stock)
             if stock:
-                work.force(seat, Draw(_cardset(stock)))
+                work.force(seat, _draw(stock))
             return False
         return self.count > 0 and work.ask(None, Phase.DRAWING)
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """Every ``count`` cards of the stock, equally likely, ordered by their masks."""
-        masks = sorted(
-            sum(1 << i for i in combo)
-            for combo in combinations(_bits.indices(work.stock), self.count)
-        )
-        return tuple(Draw(_cardset(m)) for m in masks)
+        bits = [1 << i for i in _bits.indices(work.stock)]
+        return tuple([_draw(m) for m in sorted(map(sum, combinations(bits, self.count)))])
 
     def apply(self, work: Work, action: Action) -> bool:
         """The drawn cards go to the seat."""

@@ -1,0 +1,359 @@
+"""Compact pickles: actions as two-byte codes, rulesets by their registered name.
+
+A state (and a view) pickles as plain ints, masks and bytes: every action
+of its history as a small code (the shared action instances are looked up
+by identity, others by value), the ruleset as its registered name and the
+options that differ from the defaults (or, for a ruleset that is not
+registered, as itself), and the exchange record field by field, its plan
+as "what the ruleset's hooks give" when it is. Loading builds the same
+values back: equal states, with equal hashes.
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from collections.abc import Sequence
+from operator import itemgetter
+from typing import Any, Union
+
+import attrs
+
+from .actions import (
+    BIDS,
+    CALLS,
+    DISCARDS,
+    DONE,
+    GIVE_BACKS,
+    PASS,
+    PLAYS,
+    RAISES,
+    REVOKES,
+    TAKES,
+    Abandon,
+    Action,
+    Bid,
+    Call,
+    Contract,
+    Discard,
+    Done,
+    Draw,
+    GiveBack,
+    Modifier,
+    OutOfTurn,
+    Pass,
+    Play,
+    Raise,
+    Revoke,
+    Take,
+    TurnStock,
+)
+from .cards import DECK
+from .errors import RulesetError
+from .rulesets import _REGISTRY, find_ruleset
+from .rulesets.base import Ruleset
+from .rulesets.steps import Exchange, RaiseStep, Step, _draw
+
+__all__ = [
+    "CONTRACTS",
+    "MODIFIERS",
+    "decode_actions",
+    "decode_exchange",
+    "decode_history",
+    "decode_rules",
+    "encode_actions",
+    "encode_exchange",
+    "encode_history",
+    "encode_rules",
+]
+
+CONTRACTS = tuple(Contract)
+MODIFIERS = tuple(Modifier)
+
+# --- actions ------------------------------------------------------------------------
+
+_CARD_KINDS = (Call, GiveBack, Discard, Take, Play, Revoke)
+_CARD_TABLES = (CALLS, GIVE_BACKS, DISCARDS, TAKES, PLAYS, REVOKES)
+_CARD_BASE = {kind: 8 + 40 * k for k, kind in enumerate(_CARD_KINDS)}
+_ABANDON_CODE = 8 + 40 * len(_CARD_KINDS)  # 248
+_TURN_STOCK_CODE = _ABANDON_CODE + 1  # 249..252
+_OUT_OF_TURN_CODE = _TURN_STOCK_CODE + 4  # 253..412, seat * 40 + card
+#: The code of a draw, whose cards are kept beside the codes.
+DRAW_CODE = _OUT_OF_TURN_CODE + 160
+
+
+class _DrawMark:
+    """Stands for a draw among decoded actions until its cards are put back."""
+
+    __slots__ = ()
+
+
+_DRAW_MARK = _DrawMark()
+
+# Every action with a code, by code; the shared instances where there are some.
+_ACTIONS: list[Any] = [
+    PASS,
+    DONE,
+    *(BIDS[c] for c in CONTRACTS),
+    *(RAISES[m] for m in MODIFIERS),
+    *(action for table in _CARD_TABLES for action in table),
+    Abandon(),
+    *(TurnStock(seat) for seat in range(4)),
+    *(OutOfTurn(seat, card) for seat in range(4) for card in DECK),
+    _DRAW_MARK,
+]
+assert len(_ACTIONS) == DRAW_CODE + 1 and len(CONTRACTS) <= 4 and len(MODIFIERS) <= 2
+# The codes of the instances above, by identity (they live as long as the table).
+_CODE_BY_ID = {id(action): code for code, action in enumerate(_ACTIONS[:DRAW_CODE])}
+_id_code = _CODE_BY_ID.get
+# Each code as two bytes, little-endian; and by the identity of the shared instances.
+_CODE_BYTES = tuple(code.to_bytes(2, "little") for code in range(DRAW_CODE + 1))
+_id_bytes = {key: _CODE_BYTES[code] for key, code in _CODE_BY_ID.items()}.get
+_action_of = _ACTIONS.__getitem__
+_first = itemgetter(0)
+_second = itemgetter(1)
+_SWAP = sys.byteorder == "big"
+
+
+def _code_of(action: Action) -> int:
+    """Return the code of an action that is not one of the shared instances."""
+    cls = action.__class__
+    if cls is Pass:
+        return 0
+    if cls is Done:
+        return 1
+    if cls is Bid:
+        return 2 + CONTRACTS.index(action.contract)  # type: ignore[union-attr]
+    if cls is Raise:
+        return 6 + MODIFIERS.index(action.modifier)  # type: ignore[union-attr]
+    base = _CARD_BASE.get(cls)
+    if base is not None:
+        return base + action.card.index  # type: ignore[union-attr]
+    if cls is Abandon:
+        return _ABANDON_CODE
+    if cls is TurnStock:
+        return _TURN_STOCK_CODE + action.seat  # type: ignore[union-attr]
+    if cls is OutOfTurn:
+        return _OUT_OF_TURN_CODE + 40 * action.seat + action.card.index  # type: ignore[union-attr]
+    if cls is Draw:
+        return DRAW_CODE
+    raise TypeError(f"not an action: {action!r}")
+
+
+def encode_actions(actions: Sequence[Action]) -> tuple[bytes, tuple[int, ...]]:
+    """Return the codes of ``actions`` as bytes (two per action), and the masks of the draws."""
+    try:  # the shared instances, by identity
+        return b"".join(map(_id_bytes, map(id, actions))), ()  # type: ignore[arg-type]
+    except TypeError:  # some are not
+        pass
+    codes: list[int] = []
+    draws: list[int] = []
+    for action in actions:
+        code = _id_code(id(action))
+        if code is None:
+            code = _code_of(action)
+            if code == DRAW_CODE:
+                draws.append(action.cards.mask)  # type: ignore[union-attr]
+        codes.append(code)
+    return b"".join([_CODE_BYTES[code] for code in codes]), tuple(draws)
+
+
+def decode_actions(data: bytes, draws: tuple[int, ...]) -> list[Action]:
+    """Return the actions :func:`encode_actions` encoded."""
+    codes = array("H")
+    codes.frombytes(data)
+    if _SWAP:  # pragma: no cover - a big-endian machine (the codes are little-endian)
+        codes.byteswap()
+    acts: list[Any] = list(map(_action_of, codes))
+    if draws:
+        masks = iter(draws)
+        acts = [_draw(next(masks)) if a is _DRAW_MARK else a for a in acts]
+    return acts
+
+
+def encode_history(history: tuple[tuple[int, Any], ...]) -> tuple[bytes, bytes, tuple[int, ...]]:
+    """Return a history as its seats (a byte each), its actions' codes, and its draws."""
+    codes, draws = encode_actions(tuple(map(_second, history)))
+    return bytes(map(_first, history)), codes, draws
+
+
+def decode_history(seats: bytes, codes: bytes, draws: tuple[int, ...]) -> tuple[tuple[int, Any], ...]:
+    """Return the history :func:`encode_history` encoded."""
+    return tuple(zip(seats, decode_actions(codes, draws)))
+
+
+# --- rulesets -----------------------------------------------------------------------
+
+# The encoding of each ruleset met so far, by id (the ruleset is kept, so the
+# id cannot be reused while cached), and each ruleset decoded, by encoding.
+_ENCODED: dict[int, tuple[Ruleset, bool, Any]] = {}
+_DECODED: dict[tuple[type, str, tuple[tuple[str, Any], ...]], Ruleset] = {}
+_CACHE_SIZE = 64
+
+
+def encode_rules(rules: Ruleset) -> Any:
+    """Return ``(name, options that differ from the defaults)`` for a registered ruleset
+    that its name and options build again, else the ruleset itself."""
+    cls = rules.__class__
+    name = cls.name.strip().lower() if isinstance(cls.name, str) else ""
+    registered = _REGISTRY.get(name) is cls
+    known = _ENCODED.get(id(rules))
+    if known is None or known[0] is not rules or known[1] != registered:
+        if len(_ENCODED) >= _CACHE_SIZE:
+            del _ENCODED[next(iter(_ENCODED))]
+        known = _ENCODED[id(rules)] = (rules, registered, _encoding(rules, name) if registered else rules)
+    return known[2]
+
+
+def _encoding(rules: Ruleset, name: str) -> Any:
+    cls = rules.__class__
+    try:
+        defaults = {f.name: f.default for f in attrs.fields(cls) if f.init}
+        options = tuple(
+            (key, value)
+            for key, value in rules.options().items()
+            if key not in defaults or defaults[key] != value
+        )
+        if find_ruleset(name, **dict(options)) != rules:
+            return rules
+        hash(options)
+    except Exception:  # options that do not build it again, or are not hashable
+        return rules
+    return (name, options)
+
+
+def decode_rules(encoded: Any) -> Ruleset:
+    """Return the ruleset :func:`encode_rules` encoded."""
+    if encoded.__class__ is not tuple:  # a ruleset pickled as itself
+        return encoded  # type: ignore[no-any-return]
+    name, options = encoded
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        raise RulesetError(f"cannot load a state of the ruleset {name!r}: it is not registered")
+    key = (cls, name, options)
+    rules = _DECODED.get(key)
+    if rules is None:
+        if len(_DECODED) >= _CACHE_SIZE:
+            del _DECODED[next(iter(_DECODED))]
+        rules = _DECODED[key] = find_ruleset(name, **dict(options))
+    return rules
+
+
+# --- the exchange record -------------------------------------------------------------
+
+
+def _raised(rules: Ruleset, contract: Contract, modifier: Modifier) -> tuple[Step, ...] | None:
+    """Return the plan after a raise, as :class:`RaiseStep` makes it (``None``: no RaiseStep)."""
+    base = rules.exchange_plan(contract)
+    for i, step in enumerate(base):
+        if step.__class__ is RaiseStep:
+            return (*base[: i + 1], *rules.raise_plan(modifier), *base[i + 1 :])
+    return None
+
+
+# The encoding of the last exchange records met, by id (each record kept), and the
+# records decoded, by ruleset and encoding: every state of a deal's play shares
+# one record, so a deal's states pickle and load it once.
+_EXCHANGES: dict[int, tuple[Exchange, Ruleset, tuple[Any, ...]]] = {}
+_RECORDS: dict[tuple[int, tuple[int, ...], tuple[Any, ...]], tuple[Ruleset, Exchange]] = {}
+_RECORDS_SIZE = 256
+
+
+def encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tuple[Any, ...]:
+    """Return an exchange record as plain values (its plan by reference to the hooks if it can)."""
+    known = _EXCHANGES.get(id(ex))
+    if known is not None and known[0] is ex and known[1] is rules:
+        return known[2]
+    data = _encode_exchange(ex, rules, order)
+    if len(_EXCHANGES) >= _RECORDS_SIZE:
+        del _EXCHANGES[next(iter(_EXCHANGES))]
+    _EXCHANGES[id(ex)] = (ex, rules, data)
+    return data
+
+
+def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tuple[Any, ...]:
+    (
+        declarer, contract, modifier, plan, step, moved, called, giver, gave_back, exposed,
+        discards, taken, drawn, starts, forced, ex_order, legal,
+    ) = ex  # fmt: skip
+    plan_code: Any = plan
+    try:
+        if plan == rules.exchange_plan(contract):
+            plan_code = 0
+        elif modifier is not None and plan == _raised(rules, contract, modifier):
+            plan_code = 1
+    except Exception:  # hooks that refuse: keep the plan itself
+        plan_code = plan
+    legal_codes, legal_draws = encode_actions(legal) if legal else (b"", ())
+    forced_codes, forced_draws = encode_actions([entry[3] for entry in forced]) if forced else (b"", ())
+    return (
+        declarer,
+        CONTRACTS.index(contract),
+        -1 if modifier is None else MODIFIERS.index(modifier),
+        plan_code,
+        step,
+        moved,
+        called,
+        giver,
+        gave_back,
+        exposed,
+        discards,
+        taken,
+        drawn,
+        starts,
+        tuple([n for entry in forced for n in entry[:3]]),
+        forced_codes,
+        forced_draws,
+        None if ex_order == order else ex_order,
+        legal_codes,
+        legal_draws,
+    )
+
+
+_tuple_new = tuple.__new__
+
+
+def decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ...]) -> Exchange:
+    """Return the exchange record :func:`encode_exchange` encoded."""
+    key = (id(rules), order, data)
+    try:
+        known = _RECORDS.get(key)
+    except TypeError:  # a plan of steps that do not hash
+        return _decode_exchange(data, rules, order)
+    if known is not None and known[0] is rules:
+        return known[1]
+    ex = _decode_exchange(data, rules, order)
+    if len(_RECORDS) >= _RECORDS_SIZE:
+        del _RECORDS[next(iter(_RECORDS))]
+    _RECORDS[key] = (rules, ex)
+    return ex
+
+
+def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ...]) -> Exchange:
+    (
+        declarer, contract_code, modifier_code, plan_code, step, moved, called, giver, gave_back,
+        exposed, discards, taken, drawn, starts, forced_ints, forced_codes, forced_draws,
+        ex_order, legal_codes, legal_draws,
+    ) = data  # fmt: skip
+    contract = CONTRACTS[contract_code]
+    modifier = None if modifier_code < 0 else MODIFIERS[modifier_code]
+    plan: Union[tuple[Step, ...], None]
+    if plan_code == 0:
+        plan = rules.exchange_plan(contract)
+    elif plan_code == 1:
+        plan = _raised(rules, contract, modifier)  # type: ignore[arg-type]
+    else:
+        plan = plan_code
+    forced_actions = decode_actions(forced_codes, forced_draws) if forced_codes else []
+    forced = tuple(
+        (forced_ints[3 * i], forced_ints[3 * i + 1], forced_ints[3 * i + 2], action)
+        for i, action in enumerate(forced_actions)
+    )
+    legal = tuple(decode_actions(legal_codes, legal_draws)) if legal_codes else ()
+    return _tuple_new(
+        Exchange,
+        (
+            declarer, contract, modifier, plan, step, moved, called, giver, gave_back, exposed,
+            discards, taken, drawn, starts, forced, order if ex_order is None else ex_order, legal,
+        ),
+    )  # fmt: skip
