@@ -201,6 +201,37 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
     )  # fmt: skip
 
 
+_DONE_PICKED = -1
+_NOTHING = -2
+
+
+def _pick(mask: int, done_first: bool, getrandbits: Any) -> int:
+    """Draw as ``rng.choice`` would among ``[Done] * done_first`` and the cards of ``mask``.
+
+    Return the card index, :data:`_DONE_PICKED` for ``Done``, or
+    :data:`_NOTHING` (drawing nothing) when there is nothing to choose.
+    """
+    n = mask.bit_count() + done_first
+    if not n:
+        return _NOTHING
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    if done_first:
+        if not r:
+            return _DONE_PICKED
+        r -= 1
+    base = 0
+    held = _PLACES[mask & 1023]
+    while r >= len(held):
+        r -= len(held)
+        base += 10
+        held = _PLACES[mask >> base & 1023]
+    card: int = base + held[r]
+    return card
+
+
 def _discard(
     work: Work, step: DiscardStep, history: list[tuple[int, Action]], getrandbits: Any
 ) -> bool:
@@ -217,29 +248,14 @@ def _discard(
     else:
         low, high = step.min_count, step.max_count
     hands = work.hands
-    places = _PLACES
     while True:
         hand = hands[seat]
-        stop = work.moved >= low  # Done comes first among the legal actions
-        n = hand.bit_count() + stop
-        if not n:
-            return False
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        if stop:
-            if not r:
-                history.append((seat, DONE))
-                break
-            r -= 1
-        base = 0
-        held = places[hand & 1023]
-        while r >= len(held):
-            r -= len(held)
-            base += 10
-            held = places[hand >> base & 1023]
-        card = base + held[r]
+        card = _pick(hand, work.moved >= low, getrandbits)  # Done first once enough are down
+        if card < 0:
+            if card == _NOTHING:
+                return False
+            history.append((seat, DONE))
+            break
         bit = 1 << card
         hands[seat] = hand ^ bit
         work.stock |= bit
@@ -265,28 +281,14 @@ def _take(work: Work, step: TakeStep, history: list[tuple[int, Action]], getrand
     seat = work.declarer if role is _DECLARER else work.seat(role)
     free = step.count == "any"
     laid_down = work.laid_down()  # a take lays nothing down
-    places = _PLACES
     while True:
         takeable = work.stock & ~laid_down
-        n = takeable.bit_count() + free
-        if not n:
-            return False
-        k = n.bit_length()
-        r = getrandbits(k)
-        while r >= n:
-            r = getrandbits(k)
-        if free:
-            if not r:
-                history.append((seat, DONE))
-                break
-            r -= 1
-        base = 0
-        held = places[takeable & 1023]
-        while r >= len(held):
-            r -= len(held)
-            base += 10
-            held = places[takeable >> base & 1023]
-        card = base + held[r]
+        card = _pick(takeable, free, getrandbits)
+        if card < 0:
+            if card == _NOTHING:
+                return False
+            history.append((seat, DONE))
+            break
         bit = 1 << card
         work.stock ^= bit
         work.hands[seat] |= bit
