@@ -129,9 +129,9 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
     Its hand as dealt and as now; the stock cards turned face up; the cards
     of every action and forced move of the deal (its own always), except
     those the exchange step that made them hides from this seat
-    (:meth:`calabrasella.rulesets.Step.hidden_from`); and, once the deal is
-    over, the final stock. A view may show this seat these cards and no
-    others.
+    (:meth:`calabrasella.rulesets.Step.hidden_from`); and, once a played
+    deal is over, the final stock (a void deal is thrown in unseen). A view
+    may show this seat these cards and no others.
 
     Example:
         >>> from calabrasella import CAVENDISH, new_deal
@@ -154,7 +154,7 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
             if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
                 continue
         known |= action_cards(action)
-    if state.is_over:
+    if state.is_over and ex is not None:
         known |= state.stock_mask
     return CardSet(known)
 

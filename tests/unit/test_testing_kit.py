@@ -449,3 +449,17 @@ def test_the_step_named_is_the_first_broken_one() -> None:
     assert declarer is not None
     assert not before.hand(declarer) & before.stock
     assert after.hand(declarer) & after.stock
+
+
+def test_a_void_deal_shows_no_seat_the_stock() -> None:
+    """After every seat passes, the stock is thrown in unseen: no seat may know it,
+    and no view shows it."""
+    state = cb.new_deal(cb.CAVENDISH, seed=3)
+    while not state.is_over:
+        state = cb.apply(state, cb.Pass())
+    assert state.declarer is None
+    for seat in range(3):
+        known = kit.cards_seat_may_know(state, seat)
+        assert known == state.deal.hands[seat]
+        assert not set(known) & set(state.deal.stock)
+        assert state.view(seat).final_stock is None
