@@ -3,7 +3,7 @@
 The layout, line by line::
 
     [Ruleset "cavendish"]                      tag lines: the rules, the dealer,
-    [Version "1"]                              then the record's free tags
+    [Version "2"]                              then the record's free tags
     [Options "first_lead=eldest players=3 ..."]
     [Dealer "0"]
     [event "club night"]

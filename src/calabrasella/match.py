@@ -204,7 +204,7 @@ class Match:
         ...         s = cb.apply(s, rng.choice(cb.legal_actions(s)))
         ...     m = m.record(s)
         >>> m.seating, m.totals, sum(m.totals), len(m.history)
-        ((2, 0, 1), (27, 21, -48), 0, 3)
+        ((2, 0, 1), (21, 51, -72), 0, 3)
     """
 
     rules: Ruleset = attrs.field(validator=_rules_validator)

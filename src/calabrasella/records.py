@@ -320,7 +320,7 @@ class Record:
             >>> s = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Pass())
             >>> print(cb.Record.from_state(s).to_text())
             [Ruleset "cavendish"]
-            [Version "1"]
+            [Version "2"]
             [Options "dealer_shares=true first_lead=eldest irregularities=forbid packet=4 players=3"]
             [Dealer "0"]
             <BLANKLINE>

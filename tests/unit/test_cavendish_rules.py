@@ -340,9 +340,16 @@ def test_rule3_discard_at_least_one_at_most_four() -> None:
     assert cb.is_legal(one, DONE)
     # the fourth discard ends the discarding by itself: no fifth
     four = apply_all(one, [cb.Discard(card(c)) for c in ("6d", "7d", "Jd")])
-    assert four.phase is cb.Phase.TAKING
     assert_illegal(four, cb.Discard(card("Qd")))
-    assert len(four.hand(1)) == 8
+    # and with four down he must take the whole stock: no choice is left, so
+    # the engine takes it (forced moves) and the play begins
+    assert four.phase is cb.Phase.PLAYING
+    stock = deal_a_after_give_back().stock
+    assert len(stock) == 4
+    assert [(seat, move) for _, seat, move in four.forced_moves] == [
+        (1, cb.Take(c)) for c in stock
+    ]
+    assert four.hand(1) == hand - P("5d 6d 7d Jd") | stock
 
 
 def test_rule3_discard_only_cards_he_holds() -> None:

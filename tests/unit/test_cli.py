@@ -154,12 +154,12 @@ def test_format_cards() -> None:
 
 
 def test_a_cavendish_take_of_the_last_stock_cards_is_narrated() -> None:
-    """Seat 1 discards three: the three stock cards left are his without a choice."""
+    """Seat 1 discards four: the whole stock is his without a choice."""
     final = final_state(cb.CAVENDISH, 0)
     forced = [(seat, move) for _, seat, move in final.forced_moves]
     assert forced and all(seat == 1 and isinstance(move, cb.Take) for seat, move in forced)
     text = cli.demo(cb.CAVENDISH, seed=0, symbols=False)
-    assert "  seat 1 takes Ad  7h  7s from the stock (no choice)\n" in text
+    assert "  seat 1 takes Ad  7h  Qs 7s from the stock (no choice)\n" in text
     assert text.index("the stock is turned face up") < text.index("(no choice)")
 
 

@@ -92,7 +92,7 @@ def test_a_ruleset_registered_by_a_user_is_listed_with_its_own_option(
     with cb.registered_ruleset(House):
         text = run(["rules", "house"], capsys)
     assert text.splitlines()[3:5] == [
-        "house: Calabrasella (Cavendish), rules version 1",
+        "house: Calabrasella (Cavendish), rules version 2",
         "  House rules: Cavendish with a stake.",
     ]
     assert '  stake=low  (or high)\n      "low" (default, the house\'s) or "high" (seed 001).\n' in text

@@ -158,7 +158,7 @@ def test_record_document_is_plain_data_with_type_and_format() -> None:
     data = cb.to_data(cb.Record.from_state(state, tags={"event": "x"}))
     assert list(data) == ["type", "format", "tags", "rules", "deal", "actions", "result"]
     assert data["type"] == "record" and data["format"] == records.FORMAT == 1
-    assert data["rules"]["name"] == "cavendish" and data["rules"]["version"] == 1
+    assert data["rules"]["name"] == "cavendish" and data["rules"]["version"] == 2
     assert data["deal"]["hands"][1] == [c.code for c in state.deal.hands[1]]
     assert data["actions"] == [str(a) for _, a in state.history]
     assert data["result"]["payments"] == list(state.result.payments)  # type: ignore[union-attr]
@@ -193,7 +193,7 @@ def test_view_json_holds_hidden_entries_and_loads_back_equal() -> None:
     assert data["history"] == [[1, "bid stand"], [1, "call 3h"], [1, {"hidden": "give_back"}],
                                [1, {"hidden": "discard"}]]  # fmt: skip
     assert data["hand"] == [c.code for c in s.hand(0)]
-    assert data["rules"] == {"name": "cavendish", "version": 1, "options": cb.CAVENDISH.options()}
+    assert data["rules"] == {"name": "cavendish", "version": 2, "options": cb.CAVENDISH.options()}
     assert cb.from_json(cb.to_json(view), cb.View) == view
     mine = s.view(1)
     assert cb.to_data(mine)["history"][3] == [1, "discard 5s"]
@@ -266,14 +266,14 @@ def _hand_built_vector_record() -> dict[str, Any]:
     script = v["script"]
     actions = ["bid stand", "call 3d"]  # seat 1, the eldest, stands; 3d lies in the stock
     actions += [f"discard {cb.Card.parse(c).code}" for c in script["discard"]]
-    # he takes one card; the engine takes the other three, the only ones left (forced moves)
-    actions.append(f"take {cb.Card.parse(script['take'][0]).code}")
+    # he discarded four: the engine takes the whole stock for him (forced moves)
+    assert len(script["discard"]) == 4
     actions += [f"play {cb.Card.parse(c).code}" for c in script["plays"]]
     return {
         "type": "record",
         "format": 1,
         "tags": {"event": "vector 0"},
-        "rules": {"name": "cavendish", "version": 1, "options": {"first_lead": "after_declarer"}},
+        "rules": {"name": "cavendish", "version": 2, "options": {"first_lead": "after_declarer"}},
         "deal": {"dealer": 0, "hands": codes, "stock": [cb.Card.parse(c).code for c in v["stock"]]},
         "actions": actions,
     }
@@ -299,6 +299,21 @@ def test_hand_written_record_of_a_vector_gives_its_known_result() -> None:
          "note: single player 20, adversaries 15",
          "note: he wins 5 from each"]))  # fmt: skip
     assert with_result.result == result
+
+
+def test_a_version_1_record_with_the_take_now_forced_is_refused_by_name() -> None:
+    """Cavendish version 1 asked for the first take after four discards; version 2 makes
+    the whole take forced, so an old record holding that take does not replay, and the
+    error says which version the record is of."""
+    data = _hand_built_vector_record()
+    script = VECTORS[0]["script"]
+    data["rules"]["version"] = 1
+    data["actions"].insert(6, f"take {cb.Card.parse(script['take'][0]).code}")
+    with pytest.raises(cb.RecordError) as caught:
+        cb.from_data(data, cb.Record)
+    assert caught.value.where == "actions[6]"
+    assert "cavendish version 1" in caught.value.reason
+    assert "version 2" in caught.value.reason
 
 
 def test_a_stored_result_matching_the_vector_loads() -> None:

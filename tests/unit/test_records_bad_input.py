@@ -224,7 +224,7 @@ def test_a_value_of_the_wrong_type_is_refused(change: Callable[[dict[str, Any]],
     [
         ({"name": "skat"}, "rules.name", "no ruleset named 'skat'"),
         ({"name": 5}, "rules.name", "expected a string"),
-        ({"version": 99}, "rules.version", "newer than this library's version 1"),
+        ({"version": 99}, "rules.version", "newer than this library's version 2"),
         ({"version": 0}, "rules.version", "out of range"),
         ({"version": "1"}, "rules.version", "expected an int"),
         ({"options": {"auction": "single_round"}}, "rules.options.auction", "has no option 'auction'"),

@@ -463,3 +463,26 @@ def test_a_void_deal_shows_no_seat_the_stock() -> None:
         assert known == state.deal.hands[seat]
         assert not set(known) & set(state.deal.stock)
         assert state.view(seat).final_stock is None
+
+
+def test_as_discarded_takes_nothing_after_no_discard_and_all_after_four() -> None:
+    """A take "as discarded" asks nothing when there is no choice: after no discard it
+    takes nothing (the play begins), after as many discards as the stock holds it takes
+    the whole stock by itself; in between the seat chooses."""
+    rules = CavendishWithDiscard(discard=DiscardStep(Role.DECLARER, 0, 4))
+    state = cb.new_deal(rules, seed=5)
+    state = cb.apply(state, cb.Bid(cb.Contract.STAND))
+    while state.phase is not cb.Phase.DISCARDING:
+        state = cb.apply(state, cb.legal_actions(state)[0])
+    declarer = state.to_move
+    assert declarer is not None
+    hand = state.hand(declarer)
+    none = cb.apply(state, cb.Done())
+    assert none.phase is cb.Phase.PLAYING
+    assert none.hand(declarer) == hand and none.forced_moves == ()
+    two = state
+    for action in [cb.Discard(c) for c in list(hand)[:2]] + [cb.Done()]:
+        two = cb.apply(two, action)
+    assert two.phase is cb.Phase.TAKING and two.to_move == declarer
+    assert len(cb.legal_actions(two)) == 4
+    check_ruleset(rules, deals=40)  # raises ConformanceError on a broken invariant

@@ -403,7 +403,7 @@ def play_deal(
         >>> out = io.StringIO()
         >>> final = play_deal(cb.CAVENDISH, seat=1, seed=7, read=lambda prompt: "1", out=out)
         >>> final.is_over, out.getvalue().splitlines()[-1]
-        (True, '  you win 29')
+        (True, '  you win 70')
     """
     state = cb.new_deal(rules, dealer=dealer, seed=seed)
     if type(seat) is not int or not 0 <= seat < rules.players:

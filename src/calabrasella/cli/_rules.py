@@ -189,7 +189,7 @@ def rules_text(names: Sequence[str] = (), *, width: int = 79) -> str:
 
     Example:
         >>> print(rules_text(["cavendish"]).splitlines()[3])
-        cavendish: Calabrasella (Cavendish), rules version 1
+        cavendish: Calabrasella (Cavendish), rules version 2
     """
     chosen = [cb.find_ruleset(name) for name in names] or [
         cb.find_ruleset(name) for name in cb.ruleset_names()

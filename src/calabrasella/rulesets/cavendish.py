@@ -70,7 +70,7 @@ class Cavendish(Ruleset):
     """
 
     name: ClassVar[str] = "cavendish"
-    version: ClassVar[int] = 1
+    version: ClassVar[int] = 2
     contracts: ClassVar[tuple[Contract, ...]] = _STAND
     terms: ClassVar[Terms] = Terms(
         title="Calabrasella (Cavendish)", declarer="single player", stock="stock", base="difference"

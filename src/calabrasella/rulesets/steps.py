@@ -320,7 +320,9 @@ class TakeStep(Step):
     """A seat takes cards from the stock.
 
     ``count``: ``"as_discarded"`` exactly as many as it discarded, chosen one
-    at a time (the rest taken at once when no choice is left);
+    at a time (the rest taken at once when no choice is left, all of them
+    when it discarded as many as the stock offers, none when it discarded
+    none);
     ``"all"`` every card left in the stock at once, with no decision (the
     whole stock, or what an earlier take left: scegliete's second adversary;
     nothing when nothing is left); ``"any"`` any number, chosen one at a time
@@ -335,10 +337,18 @@ class TakeStep(Step):
     count: Literal["as_discarded", "all", "any"] = attrs.field(validator=_take_count)
 
     def start(self, work: Work) -> bool:
-        """Take everything at once (``"all"``), or ask the seat if there is anything to take."""
+        """Take everything at once (``"all"``, or ``"as_discarded"`` when every takeable
+        card must be taken), or ask the seat if there is a choice to make."""
         seat = work.seat(self.role)
         takeable = work.stock & ~work.laid_down()
-        if self.count == "all":
+        if self.count == "as_discarded":
+            left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
+            if left <= 0:  # it discarded nothing: it takes nothing
+                return False
+            if left >= takeable.bit_count():  # no choice: the cards are taken at once
+                self._take_forced(work, seat, takeable)
+                return False
+        elif self.count == "all":
             self._take_forced(work, seat, takeable)
             return False
         return bool(takeable) and work.ask(seat, Phase.TAKING)
