@@ -18,7 +18,7 @@ from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE, Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
-from .rulesets.steps import DiscardStep, Exchange, Work, describe
+from .rulesets.steps import DiscardStep, Exchange, Step, Work, describe
 from .scoring import Result, Tally, make_tally, settle
 from .state import State, make_state
 
@@ -28,6 +28,8 @@ __all__ = [
     "apply_exchange",
     "apply_irregular",
     "begin_exchange",
+    "begin_play",
+    "check_wait",
     "close",
     "finish",
     "forget",
@@ -150,19 +152,24 @@ def advance(work: Work) -> None:
         work.moved = 0
         work.starts += (work.history_length,)  # one start per step, in order
         if step.start(work):
-            phase = work.phase
-            if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
-                (work.to_move is None) != (phase is _DRAWING)
-            ):
-                raise RulesetError(
-                    f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
-                    f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
-                    "step waits in an exchange phase, and only chance waits in DRAWING"
-                )
+            check_wait(work, step)
             return
         work.step += 1
         plan = work.plan  # a step may have inserted steps (a raise does so in apply, not start)
     begin_play(work)
+
+
+def check_wait(work: Work, step: Step) -> None:
+    """Refuse a step that waits in a phase that is not the exchange's, or chance out of DRAWING."""
+    phase = work.phase
+    if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
+        (work.to_move is None) != (phase is _DRAWING)
+    ):
+        raise RulesetError(
+            f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
+            f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
+            "step waits in an exchange phase, and only chance waits in DRAWING"
+        )
 
 
 def begin_play(work: Work) -> None:
