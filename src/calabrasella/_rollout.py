@@ -484,52 +484,80 @@ def _play(
         bits = _BIT_LENGTHS
         held = [[h & 1023, h >> 10 & 1023, h >> 20 & 1023, h >> 30] for h in hands]
         left = [h.bit_count() for h in hands]
+        follows = _FOLLOWS if follow else _NO_FOLLOWS
+        # The trick so far: the suit led, the best position in it and its seat, the units.
+        played = len(trick)
+        if played:
+            c0 = trick[0]
+            led, best = divmod(c0, 10)
+            winner, total = leader, units[c0]
+            if played == 2:
+                c1 = trick[1]
+                total += units[c1]
+                if c1 // 10 == led and c1 % 10 < best:
+                    best, winner = c1 % 10, next_seat[leader]
         while True:
-            suits = held[mover]
-            m = 0
-            if trick and follow:
-                suit = trick[0] // 10
-                m = suits[suit]
-            if m:  # follow suit: the r-th card held of the suit led
-                cards = places[m]
-                n = len(cards)
-                k = bits[n]
-                r = getrandbits(k)
-                while r >= n:
-                    r = getrandbits(k)
-            else:  # any card: the r-th card of the hand, suit by suit
+            if not played:  # the lead: the r-th card of the hand, suit by suit
+                suits = held[mover]
                 n = left[mover]
+                left[mover] = n - 1
                 k = bits[n]
                 r = getrandbits(k)
                 while r >= n:
                     r = getrandbits(k)
-                suit = 0
+                led = 0
                 cards = places[suits[0]]
                 while r >= len(cards):
                     r -= len(cards)
-                    suit += 1
-                    cards = places[suits[suit]]
-            position = cards[r]
-            suits[suit] ^= 1 << position
-            left[mover] -= 1
-            card = 10 * suit + position
-            append(entries[mover][card])
-            if len(trick) < 2:
-                trick.append(card)
+                    led += 1
+                    cards = places[suits[led]]
+                best = cards[r]
+                suits[led] ^= 1 << best
+                card = 10 * led + best
+                append(entries[mover][card])
+                winner, total = mover, units[card]
                 mover = next_seat[mover]
-                continue
-            c0, c1 = trick
-            best, where = c0, 0
-            suit = c0 // 10
-            if c1 // 10 == suit and c1 < best:
-                best, where = c1, 1
-            if card // 10 == suit and card < best:
-                where = 2
-            winner = leader if where == 0 else next_seat[leader] if where == 1 else mover
-            won[winner] += units[c0] + units[c1] + units[card]
+                played = 1
+            while True:  # the cards after the lead
+                suits = held[mover]
+                cards, n, k = follows[suits[led]]
+                if n:  # follow suit: the r-th card held of the suit led
+                    r = getrandbits(k)
+                    while r >= n:
+                        r = getrandbits(k)
+                    position = cards[r]
+                    suits[led] ^= 1 << position
+                    card = 10 * led + position
+                    if position < best:
+                        best, winner = position, mover
+                else:  # any card
+                    n = left[mover]
+                    k = bits[n]
+                    r = getrandbits(k)
+                    while r >= n:
+                        r = getrandbits(k)
+                    suit = 0
+                    cards = places[suits[0]]
+                    while r >= len(cards):
+                        r -= len(cards)
+                        suit += 1
+                        cards = places[suits[suit]]
+                    position = cards[r]
+                    suits[suit] ^= 1 << position
+                    card = 10 * suit + position
+                    if suit == led and position < best:  # (without following suit)
+                        best, winner = position, mover
+                left[mover] -= 1
+                append(entries[mover][card])
+                total += units[card]
+                if played == 2:
+                    break
+                played = 2
+                mover = next_seat[mover]
+            won[winner] += total
             tricks[winner] += 1
-            trick = []
             mover = leader = winner
+            played = 0
             if not left[winner]:
                 break
         hands = [s0 | s1 << 10 | s2 << 20 | s3 << 30 for s0, s1, s2, s3 in held]
@@ -579,3 +607,7 @@ def _play(
 # legal actions), and the bit length of each count of legal actions.
 _PLACES = tuple(tuple(p for p in range(10) if m >> p & 1) for m in range(1024))
 _BIT_LENGTHS = tuple(n.bit_length() for n in range(41))
+# For each 10-bit holding of the suit led: the positions that may follow, how
+# many, and their count's bit length; with no duty to follow, none.
+_FOLLOWS = tuple((p, len(p), len(p).bit_length()) for p in _PLACES)
+_NO_FOLLOWS = (((), 0, 0),) * 1024
