@@ -231,7 +231,7 @@ def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> 
 # scores the same): a few thousand, then started afresh. Random play meets the
 # same tallies again and again, and a result is an immutable value to share.
 _SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
-_SCORES_SIZE = 4096
+_SCORES_SIZE = 8192
 
 
 def forget(state: State) -> None:
