@@ -51,6 +51,10 @@ _PLAYING = Phase.PLAYING
 _OVER = Phase.OVER
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
+# The key under which a view of the play keeps what its lazy fields are made
+# from, and those fields.
+_PENDING = "_pending"
+_LAZY = frozenset(("hand", "trick", "history"))
 _SUIT_PLAYS = legal.SUIT_PLAYS
 
 
@@ -161,6 +165,29 @@ class View:
     def __repr__(self) -> str:
         return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
 
+    if not TYPE_CHECKING:  # (to type checkers, a view has only its fields)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only for a view of the play made by build_view: its hand, trick and
+            # history are filled in on first use, from what the view itself holds
+            # (its own hand's mask, the cards of the trick and the seats that
+            # played them, its history before the play and the plays since).
+            d = self.__dict__
+            pending = d.get(_PENDING)
+            if pending is None or name not in _LAZY:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            hand, trick, leader, next_seat, prefix, plays = pending
+            d["hand"] = _cardset(hand)
+            if not trick:
+                d["trick"] = ()
+            elif len(trick) == 1:
+                d["trick"] = ((leader, DECK[trick[0]]),)
+            else:
+                d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
+            d["history"] = plays if prefix is None else prefix + plays
+            del d[_PENDING]
+            return d[name]
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
         history = self.history
@@ -231,23 +258,22 @@ def build_view(state: State, seat: int) -> View:
     to_move = state._to_move
     leader = state._leader
     d = fixed.copy()
-    d["phase"] = state._phase
     d["to_move"] = to_move
-    d["hand"] = hand = _new(CardSet)
-    _set(hand, "mask", hands[seat])
-    d["hand_sizes"] = tuple(map(_bit_count, hands))
+    d["hand_sizes"] = (
+        (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count())
+        if len(hands) == 3
+        else tuple(map(_bit_count, hands))
+    )
     d["leader"] = leader
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
-    d["history"] = history if prefix is None else prefix + history[cut:]
-    if trick:
-        card = DECK[trick[0]]
-        d["trick"] = (
-            ((leader, card),)
-            if len(trick) == 1
-            else ((leader, card), (state._deal.next_seat[leader], DECK[trick[1]]))
-        )
+    # hand, trick and history are filled in when first read (see View.__getattr__)
+    d[_PENDING] = (
+        hands[seat], trick, leader, state._deal.next_seat, prefix,
+        history if prefix is None else history[cut:],
+    )  # fmt: skip
     if over:
+        d["phase"] = _OVER
         d["final_stock"] = _cardset(state._stock_mask)
         d["result"] = state._result
     elif to_move == seat:
@@ -341,17 +367,14 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "rules": state._rules,
         "seat": seat,
         "dealer": state._deal.dealer,
-        "phase": None,
+        "phase": _PLAYING,
         "to_move": None,
-        "hand": None,
         "hand_sizes": None,
         "stock_size": state._stock_mask.bit_count(),
         **fields,
-        "trick": (),
         "leader": None,
         "tricks_won": None,
         "card_units_won": None,
-        "history": None,
         "legal_actions": (),
         "final_stock": None,
         "result": None,
