@@ -152,7 +152,11 @@ def advance(work: Work) -> None:
         work.moved = 0
         work.starts += (work.history_length,)  # one start per step, in order
         if step.start(work):
-            check_wait(work, step)
+            phase = work.phase
+            if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
+                (work.to_move is None) != (phase is _DRAWING)
+            ):
+                check_wait(work, step)
             return
         work.step += 1
         plan = work.plan  # a step may have inserted steps (a raise does so in apply, not start)
