@@ -13,12 +13,26 @@ from typing import Any
 
 from . import _bits, legal
 from ._auction import Position
-from .actions import DISCARDS, DONE, Abandon, Action, Discard, OutOfTurn, Revoke, TurnStock
+from .actions import (
+    CALLS,
+    DISCARDS,
+    DONE,
+    GIVE_BACKS,
+    Abandon,
+    Action,
+    Call,
+    Discard,
+    GiveBack,
+    OutOfTurn,
+    Revoke,
+    TurnStock,
+)
+from .cards import _cardset
 from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE, Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
-from .rulesets.steps import DiscardStep, Exchange, Step, Work, describe
+from .rulesets.steps import CallStep, DiscardStep, Exchange, GiveBackStep, Step, Work, describe
 from .scoring import Result, Tally, make_tally, settle
 from .state import State, make_state
 
@@ -44,6 +58,10 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
+_CALLING = Phase.CALLING
+_GIVING_BACK = Phase.GIVING_BACK
+_DISCARDING = Phase.DISCARDING
+_FULL = _bits.FULL
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 #: The irregular actions of table mode, by class.
 IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
@@ -76,8 +94,18 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
     """Return the state after the auction's last call: the exchange runs to its first decision."""
     declarer, contract = won.won  # type: ignore[misc]
     zeros = (0,) * len(state._hand_masks)
+    plan = won.plan
+    if plan and plan[0].__class__ is CallStep:  # the usual first step, at once: the declarer calls
+        hand = state._hand_masks[declarer]
+        allowed = state._rules.callable_cards(_cardset(hand), contract).mask & ~hand & _FULL
+        if allowed:
+            record: Exchange = _tuple_new(Exchange, (
+                declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
+                (len(history),), (), state._deal.order, card_actions(CALLS, allowed),
+            ))  # fmt: skip
+            return _waiting(state, _CALLING, declarer, state._hand_masks, record, history)
     exchange: Exchange = _tuple_new(Exchange, (
-        declarer, contract, None, won.plan, 0, 0, -1, -1, -1, 0,
+        declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (), state._deal.order, (),
     ))  # fmt: skip
     work = Work(state._rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
@@ -85,14 +113,127 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
     return close(state, work, history)
 
 
+def _waiting(
+    state: State,
+    phase: Phase,
+    seat: int,
+    hands: tuple[int, ...],
+    record: Exchange,
+    history: tuple[tuple[int, Action], ...],
+) -> State:
+    """Return the state of the exchange that waits for ``seat`` (the stock and the play as in ``state``)."""
+    new = _new(State)
+    new._rules = state._rules
+    new._deal = state._deal
+    new._phase = phase
+    new._to_move = seat
+    new._hand_masks = hands
+    new._stock_mask = state._stock_mask
+    new._exchange = record
+    new._trick_cards = ()
+    new._leader = state._leader
+    new._card_units_won = state._card_units_won
+    new._tricks_won = state._tricks_won
+    new._history = history
+    new._result = None
+    return new
+
+
+def _called(state: State, ex: Exchange, action: Call) -> State | None:
+    """Return the state after a legal call whose card an adversary holds, when a
+    :class:`GiveBackStep` comes next (``None`` otherwise: the general way).
+
+    What :meth:`CallStep.apply`, then the give-back's ``start`` and
+    ``legal_actions``, do.
+    """
+    plan = ex.plan
+    at = ex.step + 1
+    if at >= len(plan) or plan[at].__class__ is not GiveBackStep or action not in ex.legal:
+        return None
+    card = action.card.index
+    bit = 1 << card
+    hands = state._hand_masks
+    giver = 0
+    for hand in hands:
+        if hand & bit:
+            break
+        giver += 1
+    else:  # in the stock: nobody gives, and the give-back is skipped
+        return None
+    declarer = ex.declarer
+    held = list(hands)
+    held[giver] ^= bit
+    held[declarer] |= bit
+    (
+        _, contract, modifier, _, _, _, _, _,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    history = state._history
+    record: Exchange = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at, 0, card, giver, gave_back, exposed, discards,
+        taken, drawn, starts + (len(history) + 1,), forced, order,
+        card_actions(GIVE_BACKS, held[declarer] ^ bit),
+    ))  # fmt: skip
+    return _waiting(
+        state, _GIVING_BACK, declarer, tuple(held), record, history + ((declarer, action),)
+    )
+
+
+def _given_back(state: State, ex: Exchange, action: GiveBack) -> State | None:
+    """Return the state after a legal give-back when a :class:`DiscardStep` that asks comes
+    next (``None`` otherwise: the general way).
+
+    What :meth:`GiveBackStep.apply`, then the discard's ``start`` and ``legal_actions``, do.
+    """
+    plan = ex.plan
+    at = ex.step + 1
+    if at >= len(plan) or plan[at].__class__ is not DiscardStep or action not in ex.legal:
+        return None
+    step: DiscardStep = plan[at]  # type: ignore[assignment]
+    (
+        declarer, contract, modifier, _, _, _, called, giver,
+        _, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    role = step.role
+    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+    if step.as_taken:
+        if not taken[seat]:  # skipped: the general way
+            return None
+        low = taken[seat].bit_count()
+    else:
+        low = step.min_count
+    card = action.card.index
+    bit = 1 << card
+    held = list(state._hand_masks)
+    held[declarer] ^= bit
+    held[giver] |= bit
+    cards = card_actions(DISCARDS, held[seat])
+    history = state._history
+    record: Exchange = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at, 0, called, giver, card, exposed, discards,
+        taken, drawn, starts + (len(history) + 1,), forced, order,
+        _DONE_FIRST + cards if low <= 0 else cards,
+    ))  # fmt: skip
+    return _waiting(
+        state, _DISCARDING, seat, tuple(held), record, history + ((declarer, action),)
+    )
+
+
 def apply_exchange(state: State, action: Action) -> State:
     """Return the state after ``action`` in the exchange (the running step applies it)."""
     ex: Exchange = state._exchange  # type: ignore[assignment]
     step = ex.plan[ex.step]
-    if action.__class__ is Discard and step.__class__ is DiscardStep:
-        new = _discard(state, ex, step, action)
-        if new is not None:
-            return new
+    cls = action.__class__
+    kind = step.__class__
+    new: State | None = None
+    if cls is Discard and kind is DiscardStep:
+        new = _discard(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is GiveBack and kind is GiveBackStep:
+        new = _given_back(state, ex, action)  # type: ignore[arg-type]
+    elif cls is Call and kind is CallStep:
+        new = _called(state, ex, action)  # type: ignore[arg-type]
+    if new is not None:
+        return new
     work = work_of(state)
     if step.apply(work, action):
         work.step += 1
