@@ -248,7 +248,8 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
 
     What :meth:`DiscardStep.apply` and :meth:`DiscardStep.legal_actions` do,
     without a working copy, for the most frequent action of the exchange; a
-    discard that ends the step, or that is refused, goes the general way.
+    discard that ends the step goes the general way unless it ends the
+    exchange too (see :func:`_last_discard`), and one that is refused does.
     """
     role = step.role
     declarer = ex.declarer
@@ -261,8 +262,10 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
     bit = 1 << action.card.index
     hands = state._hand_masks
     hand = hands[seat]
-    if moved >= high or not hand & bit:
+    if not hand & bit:
         return None
+    if moved >= high:  # the discard is over
+        return _last_discard(state, ex, seat, bit, moved, action)
     held = list(hands)
     held[seat] = hand = hand ^ bit
     discards = list(ex.discards)
@@ -317,25 +320,73 @@ def check_wait(work: Work, step: Step) -> None:
         )
 
 
+def _last_discard(
+    state: State, ex: Exchange, seat: int, bit: int, moved: int, action: Discard
+) -> State | None:
+    """Return the state after a discard that ends the last step of the plan: the play
+    begins (``None`` when more steps follow: the general way)."""
+    (
+        declarer, contract, modifier, plan, at, _, called, giver,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    if at + 1 != len(plan):
+        return None
+    held = list(state._hand_masks)
+    held[seat] ^= bit
+    stock = state._stock_mask | bit
+    rules = state._rules
+    leader = first_lead(rules, contract, modifier, order, declarer, held, stock)
+    put = list(discards)
+    put[seat] |= bit
+    record: Exchange = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at + 1, moved, called, giver, gave_back, exposed,
+        tuple(put), taken, drawn, starts, forced, order, (),
+    ))  # fmt: skip
+    s = state
+    return make_state(
+        rules, s._deal, _PLAYING, leader, tuple(held), stock, record, (), leader,
+        s._card_units_won, s._tricks_won, s._history + ((seat, action),), None,
+    )  # fmt: skip
+
+
 def begin_play(work: Work) -> None:
     """Check the hands and the stock the exchange leaves, and let the first leader lead."""
-    rules = work.rules
-    hand_size, stock_size = rules.play_sizes(work.contract, work.modifier)
-    for seat in work.order:
-        held = work.hands[seat].bit_count()
+    leader = first_lead(
+        work.rules, work.contract, work.modifier, work.order, work.declarer, work.hands, work.stock
+    )
+    work.phase, work.to_move = _PLAYING, leader
+
+
+def first_lead(
+    rules: Ruleset,
+    contract: Any,
+    modifier: Any,
+    order: tuple[int, ...],
+    declarer: int,
+    hands: list[int],
+    stock: int,
+) -> int:
+    """Check the hands and the stock an exchange leaves; return the seat that leads first.
+
+    Raises:
+        RulesetError: The ruleset's exchange left a hand or the stock of the wrong size.
+    """
+    hand_size, stock_size = rules.play_sizes(contract, modifier)
+    for seat in order:
+        held = hands[seat].bit_count()
         if held != hand_size:
             raise RulesetError(
                 f"{rules.name}: the exchange leaves seat {seat} with {held} cards, not {hand_size}"
             )
-    if work.stock.bit_count() != stock_size:
+    if stock.bit_count() != stock_size:
         raise RulesetError(
-            f"{rules.name}: the exchange leaves {work.stock.bit_count()} cards in the stock, "
+            f"{rules.name}: the exchange leaves {stock.bit_count()} cards in the stock, "
             f"not {stock_size}"
         )
-    leader = rules.first_leader(
-        order=work.order, declarer=work.declarer, contract=work.contract, modifier=work.modifier
+    leader: int = rules.first_leader(
+        order=order, declarer=declarer, contract=contract, modifier=modifier
     )
-    work.phase, work.to_move = _PLAYING, leader
+    return leader
 
 
 def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:
