@@ -434,9 +434,9 @@ def _exchange_part(
         "called": DECK[ex.called] if ex.called >= 0 else None,
         "giver": ex.giver if ex.giver >= 0 else None,
         "given_back": given_back,
-        "exposed": _cardset(ex.exposed),
-        "discards": _cardset(ex.discards[seat]),
-        "drawn": _cardset(ex.drawn[seat]),
+        "exposed": _cardset(ex.exposed) if ex.exposed else _EMPTY,
+        "discards": _cardset(ex.discards[seat]) if ex.discards[seat] else _EMPTY,
+        "drawn": _cardset(ex.drawn[seat]) if ex.drawn[seat] else _EMPTY,
         "forced_moves": redacted_forced(ex, seat) if ex.forced else (),
     }
     return fields, entries
@@ -461,26 +461,31 @@ def _redact(
     out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
     gave_back = ex.gave_back
     given_back = None
-    k = 0
     last = len(starts) - 1
     for i in range(first, cut):
-        while k < last and starts[k + 1] <= i:
-            k += 1
         entry = history[i]
         who, action = entry
-        if who != seat and action.__class__ is not TurnStock:  # not its own, nor a stock turned
+        cls = action.__class__
+        if who == seat or cls is TurnStock:  # its own, or a stock turned: seen
+            out.append(entry)
+            if cls is not GiveBack or action.card.index != gave_back:  # type: ignore[union-attr]
+                continue
+        k = last  # the step that made the entry
+        while k > 0 and starts[k] > i:
+            k -= 1
+        if who != seat and cls is not TurnStock:
             kind = plan[k].hidden_from(who, seat, action, ex)
             if kind is not None:
                 out.append((who, _hidden(kind)))
                 continue
-        out.append(entry)
+            out.append(entry)
         if (
             gave_back >= 0
-            and action.__class__ is GiveBack
-            and action.card.index == gave_back
+            and cls is GiveBack
+            and action.card.index == gave_back  # type: ignore[union-attr]
             and plan[k].__class__ is GiveBackStep
         ):
-            given_back = action.card
+            given_back = action.card  # type: ignore[union-attr]
     return tuple(out), given_back
 
 
