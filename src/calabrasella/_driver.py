@@ -13,17 +13,27 @@ from typing import Any
 
 from . import _bits, legal
 from ._auction import Position
+from ._exchange_paths import (
+    after_call,
+    after_give_back,
+    after_last_discard,
+    after_no_raise,
+    first_lead,
+    waiting_state,
+)
 from .actions import (
     CALLS,
     DISCARDS,
     DONE,
-    GIVE_BACKS,
+    PASS,
+    RAISES,
     Abandon,
     Action,
     Call,
     Discard,
     GiveBack,
     OutOfTurn,
+    Pass,
     Revoke,
     TurnStock,
 )
@@ -32,7 +42,16 @@ from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE, Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
-from .rulesets.steps import CallStep, DiscardStep, Exchange, GiveBackStep, Step, Work, describe
+from .rulesets.steps import (
+    CallStep,
+    DiscardStep,
+    Exchange,
+    GiveBackStep,
+    RaiseStep,
+    Step,
+    Work,
+    describe,
+)
 from .scoring import Result, Tally, make_tally, settle
 from .state import State, make_state
 
@@ -61,6 +80,7 @@ _DRAWING = Phase.DRAWING
 _CALLING = Phase.CALLING
 _GIVING_BACK = Phase.GIVING_BACK
 _DISCARDING = Phase.DISCARDING
+_RAISING = Phase.RAISING
 _FULL = _bits.FULL
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 #: The irregular actions of table mode, by class.
@@ -103,7 +123,14 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
                 declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
                 (len(history),), (), state._deal.order, card_actions(CALLS, allowed),
             ))  # fmt: skip
-            return _waiting(state, _CALLING, declarer, state._hand_masks, record, history)
+            return waiting_state(state, _CALLING, declarer, state._hand_masks, record, history)
+    elif plan and plan[0].__class__ is RaiseStep:  # solissimo: the declarer may raise
+        step: RaiseStep = plan[0]
+        record = _tuple_new(Exchange, (
+            declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
+            (len(history),), (), state._deal.order, (PASS, *[RAISES[m] for m in step.choices]),
+        ))  # fmt: skip
+        return waiting_state(state, _RAISING, declarer, state._hand_masks, record, history)
     exchange: Exchange = _tuple_new(Exchange, (
         declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (), state._deal.order, (),
@@ -111,112 +138,6 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
     work = Work(state._rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
     advance(work)
     return close(state, work, history)
-
-
-def _waiting(
-    state: State,
-    phase: Phase,
-    seat: int,
-    hands: tuple[int, ...],
-    record: Exchange,
-    history: tuple[tuple[int, Action], ...],
-) -> State:
-    """Return the state of the exchange that waits for ``seat`` (the stock and the play as in ``state``)."""
-    new = _new(State)
-    new._rules = state._rules
-    new._deal = state._deal
-    new._phase = phase
-    new._to_move = seat
-    new._hand_masks = hands
-    new._stock_mask = state._stock_mask
-    new._exchange = record
-    new._trick_cards = ()
-    new._leader = state._leader
-    new._card_units_won = state._card_units_won
-    new._tricks_won = state._tricks_won
-    new._history = history
-    new._result = None
-    return new
-
-
-def _called(state: State, ex: Exchange, action: Call) -> State | None:
-    """Return the state after a legal call whose card an adversary holds, when a
-    :class:`GiveBackStep` comes next (``None`` otherwise: the general way).
-
-    What :meth:`CallStep.apply`, then the give-back's ``start`` and
-    ``legal_actions``, do.
-    """
-    plan = ex.plan
-    at = ex.step + 1
-    if at >= len(plan) or plan[at].__class__ is not GiveBackStep or action not in ex.legal:
-        return None
-    card = action.card.index
-    bit = 1 << card
-    hands = state._hand_masks
-    giver = 0
-    for hand in hands:
-        if hand & bit:
-            break
-        giver += 1
-    else:  # in the stock: nobody gives, and the give-back is skipped
-        return None
-    declarer = ex.declarer
-    held = list(hands)
-    held[giver] ^= bit
-    held[declarer] |= bit
-    (
-        _, contract, modifier, _, _, _, _, _,
-        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
-    ) = ex  # fmt: skip
-    history = state._history
-    record: Exchange = _tuple_new(Exchange, (
-        declarer, contract, modifier, plan, at, 0, card, giver, gave_back, exposed, discards,
-        taken, drawn, starts + (len(history) + 1,), forced, order,
-        card_actions(GIVE_BACKS, held[declarer] ^ bit),
-    ))  # fmt: skip
-    return _waiting(
-        state, _GIVING_BACK, declarer, tuple(held), record, history + ((declarer, action),)
-    )
-
-
-def _given_back(state: State, ex: Exchange, action: GiveBack) -> State | None:
-    """Return the state after a legal give-back when a :class:`DiscardStep` that asks comes
-    next (``None`` otherwise: the general way).
-
-    What :meth:`GiveBackStep.apply`, then the discard's ``start`` and ``legal_actions``, do.
-    """
-    plan = ex.plan
-    at = ex.step + 1
-    if at >= len(plan) or plan[at].__class__ is not DiscardStep or action not in ex.legal:
-        return None
-    step: DiscardStep = plan[at]  # type: ignore[assignment]
-    (
-        declarer, contract, modifier, _, _, _, called, giver,
-        _, exposed, discards, taken, drawn, starts, forced, order, _,
-    ) = ex  # fmt: skip
-    role = step.role
-    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
-    if step.as_taken:
-        if not taken[seat]:  # skipped: the general way
-            return None
-        low = taken[seat].bit_count()
-    else:
-        low = step.min_count
-    card = action.card.index
-    bit = 1 << card
-    held = list(state._hand_masks)
-    held[declarer] ^= bit
-    held[giver] |= bit
-    cards = card_actions(DISCARDS, held[seat])
-    history = state._history
-    record: Exchange = _tuple_new(Exchange, (
-        declarer, contract, modifier, plan, at, 0, called, giver, card, exposed, discards,
-        taken, drawn, starts + (len(history) + 1,), forced, order,
-        _DONE_FIRST + cards if low <= 0 else cards,
-    ))  # fmt: skip
-    return _waiting(
-        state, _DISCARDING, seat, tuple(held), record, history + ((declarer, action),)
-    )
 
 
 def apply_exchange(state: State, action: Action) -> State:
@@ -229,9 +150,11 @@ def apply_exchange(state: State, action: Action) -> State:
     if cls is Discard and kind is DiscardStep:
         new = _discard(state, ex, step, action)  # type: ignore[arg-type]
     elif cls is GiveBack and kind is GiveBackStep:
-        new = _given_back(state, ex, action)  # type: ignore[arg-type]
+        new = after_give_back(state, ex, action)  # type: ignore[arg-type]
     elif cls is Call and kind is CallStep:
-        new = _called(state, ex, action)  # type: ignore[arg-type]
+        new = after_call(state, ex, action)  # type: ignore[arg-type]
+    elif cls is Pass and kind is RaiseStep and ex.step + 1 == len(ex.plan):
+        new = after_no_raise(state, ex, action)  # type: ignore[arg-type]
     if new is not None:
         return new
     work = work_of(state)
@@ -265,7 +188,7 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
     if not hand & bit:
         return None
     if moved >= high:  # the discard is over
-        return _last_discard(state, ex, seat, bit, moved, action)
+        return after_last_discard(state, ex, seat, bit, moved, action)
     held = list(hands)
     held[seat] = hand = hand ^ bit
     discards = list(ex.discards)
@@ -320,73 +243,12 @@ def check_wait(work: Work, step: Step) -> None:
         )
 
 
-def _last_discard(
-    state: State, ex: Exchange, seat: int, bit: int, moved: int, action: Discard
-) -> State | None:
-    """Return the state after a discard that ends the last step of the plan: the play
-    begins (``None`` when more steps follow: the general way)."""
-    (
-        declarer, contract, modifier, plan, at, _, called, giver,
-        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
-    ) = ex  # fmt: skip
-    if at + 1 != len(plan):
-        return None
-    held = list(state._hand_masks)
-    held[seat] ^= bit
-    stock = state._stock_mask | bit
-    rules = state._rules
-    leader = first_lead(rules, contract, modifier, order, declarer, held, stock)
-    put = list(discards)
-    put[seat] |= bit
-    record: Exchange = _tuple_new(Exchange, (
-        declarer, contract, modifier, plan, at + 1, moved, called, giver, gave_back, exposed,
-        tuple(put), taken, drawn, starts, forced, order, (),
-    ))  # fmt: skip
-    s = state
-    return make_state(
-        rules, s._deal, _PLAYING, leader, tuple(held), stock, record, (), leader,
-        s._card_units_won, s._tricks_won, s._history + ((seat, action),), None,
-    )  # fmt: skip
-
-
 def begin_play(work: Work) -> None:
     """Check the hands and the stock the exchange leaves, and let the first leader lead."""
     leader = first_lead(
         work.rules, work.contract, work.modifier, work.order, work.declarer, work.hands, work.stock
     )
     work.phase, work.to_move = _PLAYING, leader
-
-
-def first_lead(
-    rules: Ruleset,
-    contract: Any,
-    modifier: Any,
-    order: tuple[int, ...],
-    declarer: int,
-    hands: list[int],
-    stock: int,
-) -> int:
-    """Check the hands and the stock an exchange leaves; return the seat that leads first.
-
-    Raises:
-        RulesetError: The ruleset's exchange left a hand or the stock of the wrong size.
-    """
-    hand_size, stock_size = rules.play_sizes(contract, modifier)
-    for seat in order:
-        held = hands[seat].bit_count()
-        if held != hand_size:
-            raise RulesetError(
-                f"{rules.name}: the exchange leaves seat {seat} with {held} cards, not {hand_size}"
-            )
-    if stock.bit_count() != stock_size:
-        raise RulesetError(
-            f"{rules.name}: the exchange leaves {stock.bit_count()} cards in the stock, "
-            f"not {stock_size}"
-        )
-    leader: int = rules.first_leader(
-        order=order, declarer=declarer, contract=contract, modifier=modifier
-    )
-    return leader
 
 
 def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> State:

@@ -1,5 +1,5 @@
-"""The exchange's one-step paths (the auction's winning call, a call, a give-back) give what
-the working copy gives, and refuse what it refuses, with the same words."""
+"""The exchange's one-step paths (the auction's winning call, a call, a give-back, declining
+to raise) give what the working copy gives, and refuse what it refuses, with the same words."""
 
 from __future__ import annotations
 
@@ -73,4 +73,13 @@ def test_calls_and_give_backs_build_what_the_working_copy_builds(
             slow = error_of(general_exchange, state, attempt)
             assert fast == slow
             if fast == "no error":
+                assert cb.apply(state, attempt) == general_exchange(state, attempt)
+
+
+@given(playouts())
+def test_declining_to_raise_builds_what_the_working_copy_builds(playout: Playout) -> None:
+    """The declarer's pass or raise at solissimo gives the same state both ways."""
+    for state, action in playout.steps():
+        if state.phase is cb.Phase.RAISING:
+            for attempt in (cb.Pass(), action):
                 assert cb.apply(state, attempt) == general_exchange(state, attempt)
