@@ -54,7 +54,7 @@ _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
 # from, and those fields.
 _PENDING = "_pending"
-_LAZY = frozenset(("hand", "trick", "history"))
+_LAZY = frozenset(("hand", "hand_sizes", "trick", "history"))
 _SUIT_PLAYS = legal.SUIT_PLAYS
 
 
@@ -168,16 +168,24 @@ class View:
     if not TYPE_CHECKING:  # (to type checkers, a view has only its fields)
 
         def __getattr__(self, name: str) -> Any:
-            # Only for a view of the play made by build_view: its hand, trick and
-            # history are filled in on first use, from what the view itself holds
-            # (its own hand's mask, the cards of the trick and the seats that
-            # played them, its history before the play and the plays since).
+            # Only for a view of the play made by build_view: its hand, hand sizes,
+            # trick and history are filled in on first use, from what the view
+            # itself holds (its own hand's mask, the cards of the trick and the
+            # seats that played them, each seat's cards when the play began, its
+            # history before the play and the plays since).
             d = self.__dict__
             pending = d.get(_PENDING)
             if pending is None or name not in _LAZY:
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            hand, trick, leader, next_seat, prefix, plays = pending
+            hand, trick, leader, next_seat, prefix, plays, start = pending
             d["hand"] = _cardset(hand)
+            played = sum(d["tricks_won"])  # every seat at play holds start - played ...
+            sizes = [n - played if n else 0 for n in start]
+            at = leader
+            for _ in trick:  # ... but those that played to the trick one fewer
+                sizes[at] -= 1
+                at = next_seat[at]
+            d["hand_sizes"] = tuple(sizes)
             if not trick:
                 d["trick"] = ()
             elif len(trick) == 1:
@@ -253,24 +261,19 @@ def build_view(state: State, seat: int) -> View:
     if part is None:
         cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
         part = _play_part(state, ex, seat, cut)
-    fixed, prefix, cut = part
+    fixed, prefix, cut, start = part
     hands = state._hand_masks
     to_move = state._to_move
     leader = state._leader
     d = fixed.copy()
     d["to_move"] = to_move
-    d["hand_sizes"] = (
-        (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count())
-        if len(hands) == 3
-        else tuple(map(_bit_count, hands))
-    )
     d["leader"] = leader
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
-    # hand, trick and history are filled in when first read (see View.__getattr__)
+    # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__)
     d[_PENDING] = (
         hands[seat], trick, leader, state._deal.next_seat, prefix,
-        history if prefix is None else history[cut:],
+        history if prefix is None else history[cut:], start,
     )  # fmt: skip
     if over:
         d["phase"] = _OVER
@@ -353,7 +356,7 @@ def _trick_pairs(state: State) -> tuple[tuple[int, Card], ...]:
 # (the ruleset, the dealer, the stock's size and what the exchange decided),
 # the seat's history before the play as it saw it (None when it saw all of
 # it), and that history's length.
-_PlayPart = tuple[dict[str, Any], Union[_Entries, None], int]
+_PlayPart = tuple[dict[str, Any], Union[_Entries, None], int, tuple[int, ...]]
 _MEMO: dict[int, tuple[Exchange, dict[int, _PlayPart]]] = {}
 _MEMO_SIZE = 256
 
@@ -369,7 +372,6 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "dealer": state._deal.dealer,
         "phase": _PLAYING,
         "to_move": None,
-        "hand_sizes": None,
         "stock_size": state._stock_mask.bit_count(),
         **fields,
         "leader": None,
@@ -379,7 +381,14 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
-    part = (fixed, None if plain else entries, cut)
+    # each seat's cards when the play began (none for a dealer sitting out)
+    start = [h.bit_count() + (sum(state._tricks_won) if h or s in state._deal.order else 0)
+             for s, h in enumerate(state._hand_masks)]  # fmt: skip
+    seat_at = state._leader
+    for _ in state._trick_cards:
+        start[seat_at] += 1
+        seat_at = state._deal.next_seat[seat_at]
+    part = (fixed, None if plain else entries, cut, tuple(start))
     entry = _MEMO.get(id(ex))
     if entry is None or entry[0] is not ex:
         if len(_MEMO) >= _MEMO_SIZE:

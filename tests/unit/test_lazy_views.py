@@ -1,4 +1,4 @@
-"""Views of the play fill their hand, trick and history when first read: the same values,
+"""Views of the play fill their hand, hand sizes, trick and history when first read: the same values,
 and nothing of the state held meanwhile."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def reachable(root: object) -> list[object]:
 
 @pytest.mark.parametrize("rules", _RULES, ids=lambda r: repr(r)[:40])
 def test_a_view_read_late_equals_one_read_at_once(rules: cb.Ruleset) -> None:
-    """Whichever field is read first, a play view has the same hand, trick, history,
+    """Whichever field is read first, a play view has the same hand, hand sizes, trick, history,
     equality, hash, repr, pickle and plain data."""
     for state in play_states(rules, 6, 11):
         for seat in state.deal.order:
@@ -55,6 +55,7 @@ def test_a_view_read_late_equals_one_read_at_once(rules: cb.Ruleset) -> None:
             hand, trick = first_hand.hand, first_trick.trick  # fill each by another field
             assert first_hand.trick == trick and first_trick.hand == hand
             assert hand == state.hand(seat)
+            assert state.view(seat).hand_sizes == tuple(h.bit_count() for h in state.hand_masks)
             seats = [state.leader]
             for _ in state.trick[1:]:
                 seats.append(state.deal.next_seat[seats[-1]])
