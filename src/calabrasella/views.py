@@ -301,19 +301,31 @@ def _general_view(state: State, seat: int) -> View:
     history = state._history
     trick = state._trick_cards
     over = phase is _OVER
+    to_move = state._to_move
+    rules = state._rules
+    if to_move != seat:
+        actions: tuple[Action, ...] = ()
+    elif ex is not None and phase is not _PLAYING and not over and rules._play != PLAY_TABLE:
+        actions = ex.legal  # the exchange's, listed when the state was built
+    else:
+        actions = legal.legal_actions(state)
     d: dict[str, Any] = {
-        "rules": state._rules,
+        "rules": rules,
         "seat": seat,
         "dealer": state._deal.dealer,
         "phase": phase,
-        "to_move": state._to_move,
+        "to_move": to_move,
         "hand": _cardset(hands[seat]),
-        "hand_sizes": tuple(map(_bit_count, hands)),
+        "hand_sizes": (
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count())
+            if len(hands) == 3
+            else tuple(map(_bit_count, hands))
+        ),
         "stock_size": state._stock_mask.bit_count(),
         "leader": state._leader,
         "tricks_won": state._tricks_won,
         "card_units_won": state._card_units_won,
-        "legal_actions": legal.legal_actions(state) if state._to_move == seat else (),
+        "legal_actions": actions,
         "result": state._result,
         "trick": _trick_pairs(state) if trick else (),
     }
@@ -322,7 +334,7 @@ def _general_view(state: State, seat: int) -> View:
         d["history"] = history
     else:
         plays = 3 * sum(state._tricks_won) + len(trick)
-        if state._rules._play == PLAY_TABLE:  # table mode: irregular entries in the play
+        if rules._play == PLAY_TABLE:  # table mode: irregular entries in the play
             if not over:  # each seat's irregular actions too
                 d["legal_actions"] = _legal_for(state, seat)
             plays = 0
