@@ -13,12 +13,45 @@ from typing import Any
 
 from . import _bits, legal
 from ._auction import Position
-from .actions import DISCARDS, DONE, Abandon, Action, Discard, OutOfTurn, Revoke, TurnStock
+from ._exchange_paths import (
+    after_call,
+    after_give_back,
+    after_last_discard,
+    after_no_raise,
+    first_lead,
+    waiting_state,
+)
+from .actions import (
+    CALLS,
+    DISCARDS,
+    DONE,
+    PASS,
+    RAISES,
+    Abandon,
+    Action,
+    Call,
+    Discard,
+    GiveBack,
+    OutOfTurn,
+    Pass,
+    Revoke,
+    TurnStock,
+)
+from .cards import _cardset
 from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE, Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
-from .rulesets.steps import DiscardStep, Exchange, Work, describe
+from .rulesets.steps import (
+    CallStep,
+    DiscardStep,
+    Exchange,
+    GiveBackStep,
+    RaiseStep,
+    Step,
+    Work,
+    describe,
+)
 from .scoring import Result, Tally, make_tally, settle
 from .state import State, make_state
 
@@ -28,6 +61,8 @@ __all__ = [
     "apply_exchange",
     "apply_irregular",
     "begin_exchange",
+    "begin_play",
+    "check_wait",
     "close",
     "finish",
     "forget",
@@ -42,6 +77,11 @@ _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
+_CALLING = Phase.CALLING
+_GIVING_BACK = Phase.GIVING_BACK
+_DISCARDING = Phase.DISCARDING
+_RAISING = Phase.RAISING
+_FULL = _bits.FULL
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 #: The irregular actions of table mode, by class.
 IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
@@ -74,8 +114,25 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
     """Return the state after the auction's last call: the exchange runs to its first decision."""
     declarer, contract = won.won  # type: ignore[misc]
     zeros = (0,) * len(state._hand_masks)
+    plan = won.plan
+    if plan and plan[0].__class__ is CallStep:  # the usual first step, at once: the declarer calls
+        hand = state._hand_masks[declarer]
+        allowed = state._rules.callable_cards(_cardset(hand), contract).mask & ~hand & _FULL
+        if allowed:
+            record: Exchange = _tuple_new(Exchange, (
+                declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
+                (len(history),), (), state._deal.order, card_actions(CALLS, allowed),
+            ))  # fmt: skip
+            return waiting_state(state, _CALLING, declarer, state._hand_masks, record, history)
+    elif plan and plan[0].__class__ is RaiseStep:  # solissimo: the declarer may raise
+        step: RaiseStep = plan[0]
+        record = _tuple_new(Exchange, (
+            declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
+            (len(history),), (), state._deal.order, (PASS, *[RAISES[m] for m in step.choices]),
+        ))  # fmt: skip
+        return waiting_state(state, _RAISING, declarer, state._hand_masks, record, history)
     exchange: Exchange = _tuple_new(Exchange, (
-        declarer, contract, None, won.plan, 0, 0, -1, -1, -1, 0,
+        declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (), state._deal.order, (),
     ))  # fmt: skip
     work = Work(state._rules, list(state._hand_masks), state._stock_mask, exchange, len(history))
@@ -87,10 +144,19 @@ def apply_exchange(state: State, action: Action) -> State:
     """Return the state after ``action`` in the exchange (the running step applies it)."""
     ex: Exchange = state._exchange  # type: ignore[assignment]
     step = ex.plan[ex.step]
-    if action.__class__ is Discard and step.__class__ is DiscardStep:
-        new = _discard(state, ex, step, action)
-        if new is not None:
-            return new
+    cls = action.__class__
+    kind = step.__class__
+    new: State | None = None
+    if cls is Discard and kind is DiscardStep:
+        new = _discard(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is GiveBack and kind is GiveBackStep:
+        new = after_give_back(state, ex, action)  # type: ignore[arg-type]
+    elif cls is Call and kind is CallStep:
+        new = after_call(state, ex, action)  # type: ignore[arg-type]
+    elif cls is Pass and kind is RaiseStep and ex.step + 1 == len(ex.plan):
+        new = after_no_raise(state, ex, action)  # type: ignore[arg-type]
+    if new is not None:
+        return new
     work = work_of(state)
     if step.apply(work, action):
         work.step += 1
@@ -105,7 +171,8 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
 
     What :meth:`DiscardStep.apply` and :meth:`DiscardStep.legal_actions` do,
     without a working copy, for the most frequent action of the exchange; a
-    discard that ends the step, or that is refused, goes the general way.
+    discard that ends the step goes the general way unless it ends the
+    exchange too (see :func:`_last_discard`), and one that is refused does.
     """
     role = step.role
     declarer = ex.declarer
@@ -118,8 +185,10 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
     bit = 1 << action.card.index
     hands = state._hand_masks
     hand = hands[seat]
-    if moved >= high or not hand & bit:
+    if not hand & bit:
         return None
+    if moved >= high:  # the discard is over
+        return after_last_discard(state, ex, seat, bit, moved, action)
     held = list(hands)
     held[seat] = hand = hand ^ bit
     discards = list(ex.discards)
@@ -154,34 +223,30 @@ def advance(work: Work) -> None:
             if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
                 (work.to_move is None) != (phase is _DRAWING)
             ):
-                raise RulesetError(
-                    f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
-                    f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
-                    "step waits in an exchange phase, and only chance waits in DRAWING"
-                )
+                check_wait(work, step)
             return
         work.step += 1
         plan = work.plan  # a step may have inserted steps (a raise does so in apply, not start)
     begin_play(work)
 
 
+def check_wait(work: Work, step: Step) -> None:
+    """Refuse a step that waits in a phase that is not the exchange's, or chance out of DRAWING."""
+    phase = work.phase
+    if phase is _BIDDING or phase is _PLAYING or phase is _OVER or (
+        (work.to_move is None) != (phase is _DRAWING)
+    ):
+        raise RulesetError(
+            f"{work.rules.name}: {step!r} waits in phase {phase.name} for "
+            f"{'chance' if work.to_move is None else f'seat {work.to_move}'}: an exchange "
+            "step waits in an exchange phase, and only chance waits in DRAWING"
+        )
+
+
 def begin_play(work: Work) -> None:
     """Check the hands and the stock the exchange leaves, and let the first leader lead."""
-    rules = work.rules
-    hand_size, stock_size = rules.play_sizes(work.contract, work.modifier)
-    for seat in work.order:
-        held = work.hands[seat].bit_count()
-        if held != hand_size:
-            raise RulesetError(
-                f"{rules.name}: the exchange leaves seat {seat} with {held} cards, not {hand_size}"
-            )
-    if work.stock.bit_count() != stock_size:
-        raise RulesetError(
-            f"{rules.name}: the exchange leaves {work.stock.bit_count()} cards in the stock, "
-            f"not {stock_size}"
-        )
-    leader = rules.first_leader(
-        order=work.order, declarer=work.declarer, contract=work.contract, modifier=work.modifier
+    leader = first_lead(
+        work.rules, work.contract, work.modifier, work.order, work.declarer, work.hands, work.stock
     )
     work.phase, work.to_move = _PLAYING, leader
 
@@ -224,7 +289,7 @@ def close(state: State, work: Work, history: tuple[tuple[int, Action], ...]) -> 
 # scores the same): a few thousand, then started afresh. Random play meets the
 # same tallies again and again, and a result is an immutable value to share.
 _SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
-_SCORES_SIZE = 4096
+_SCORES_SIZE = 8192
 
 
 def forget(state: State) -> None:

@@ -15,14 +15,24 @@ from typing import Any, Union
 
 from . import _bits, legal
 from ._auction import position_of
-from ._driver import advance, close, finish, work_of
-from .actions import DISCARDS, DONE, TAKES, Action
+from ._driver import begin_play, check_wait, close, finish, work_of
+from .actions import CALLS, DISCARDS, DONE, GIVE_BACKS, TAKES, Action
+from .cards import _cardset
 from .deal import as_random
 from .engine import _PLAY_ENTRIES, _not_a_state, apply, legal_actions, sample_chance
 from .phases import Phase
 from .rulesets.base import PLAY_FREE, PLAY_TABLE
 from .rulesets.protocol import _DECLARER
-from .rulesets.steps import DiscardStep, Exchange, TakeStep, Work
+from .rulesets.steps import (
+    CallStep,
+    DiscardStep,
+    Exchange,
+    ExposeStep,
+    GiveBackStep,
+    Step,
+    TakeStep,
+    Work,
+)
 from .state import State, make_state
 
 __all__ = ["rollout"]
@@ -32,10 +42,15 @@ _CHOICE = _Random.choice
 _RANDRANGE = _Random.randrange
 _SUIT_PLAYS = legal.SUIT_PLAYS
 _UNITS = _bits.UNITS
+_FULL = _bits.FULL
 _PLAYING = Phase.PLAYING
 _BIDDING = Phase.BIDDING
 _OVER = Phase.OVER
 _DRAWING = Phase.DRAWING
+_CALLING = Phase.CALLING
+_GIVING_BACK = Phase.GIVING_BACK
+_DISCARDING = Phase.DISCARDING
+_TAKING = Phase.TAKING
 _tuple_new = tuple.__new__
 
 
@@ -155,20 +170,26 @@ def _auction(state: State, history: list[tuple[int, Action]], draws: _Draws) -> 
         zeros, zeros, zeros, (), (), s._deal.order, (),
     ))  # fmt: skip
     work = Work(s._rules, list(s._hand_masks), s._stock_mask, exchange, len(history))
-    advance(work)
+    _steps(work, history, draws)
     return _exchange(state, work, history, draws)
 
 
 def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws: _Draws) -> State:
-    """Run the exchange on one working copy, as the engine runs it on a fresh copy per action."""
+    """Run the exchange on one working copy, as the engine runs it on a fresh copy per action.
+
+    ``work`` waits for a decision of its running step (or the play has begun).
+    """
     plain = draws.plain
     getrandbits = draws.getrandbits
     while work.phase is not _PLAYING:
         step = work.plan[work.step]
         cls = step.__class__
-        if plain and cls is DiscardStep and _discard(work, step, history, getrandbits):  # type: ignore[arg-type]
-            continue
-        if plain and cls is TakeStep and _take(work, step, history, getrandbits):  # type: ignore[arg-type]
+        if plain and (
+            (cls is DiscardStep and _discard(work, step, history, getrandbits))  # type: ignore[arg-type]
+            or (cls is TakeStep and _take(work, step, history, getrandbits))  # type: ignore[arg-type]
+        ):
+            work.step += 1
+            _steps(work, history, draws)
             continue
         actions = step.legal_actions(work)
         if not actions:  # the loop stops here with its own error: let it
@@ -184,10 +205,11 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
             action = draws.outcome(actions) if work.to_move is None else draws.choice(actions)
         work.history_length = len(history) + 1
         work.entries = []
-        if step.apply(work, action):
-            work.step += 1
-            advance(work)
+        done = step.apply(work, action)
         history.extend(work.entries)
+        if done:
+            work.step += 1
+            _steps(work, history, draws)
     w = work
     record: Exchange = _tuple_new(Exchange, (
         w.declarer, w.contract, w.modifier, w.plan, w.step, w.moved, w.called, w.giver,
@@ -199,6 +221,67 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
         s, record, w.hands, w.stock, leader, leader, [], list(s._card_units_won),
         list(s._tricks_won), history, draws,
     )  # fmt: skip
+
+
+def _steps(work: Work, history: list[tuple[int, Action]], draws: _Draws) -> None:
+    """Run the plan from ``work.step`` (not yet started) as :func:`advance` does, and the
+    built-in steps' decisions too, until a step waits that the fast paths leave to the loop
+    in :func:`_exchange`, or the play begins.
+    """
+    plain = draws.plain
+    getrandbits = draws.getrandbits
+    while True:
+        plan = work.plan
+        step_at = work.step
+        if step_at >= len(plan):
+            begin_play(work)
+            return
+        step = plan[step_at]
+        work.moved = 0
+        work.starts += (work.history_length,)  # one start per step, in order
+        cls = step.__class__
+        if plain:
+            if cls is DiscardStep:
+                role = step.role  # type: ignore[attr-defined]
+                seat = work.declarer if role is _DECLARER else work.seat(role)
+                if not step.as_taken or work.taken[seat]:  # type: ignore[attr-defined]
+                    work.to_move, work.phase = seat, _DISCARDING
+                    if not _discard(work, step, history, getrandbits):  # type: ignore[arg-type]
+                        return
+            elif cls is CallStep:
+                if _call(work, history, getrandbits) is None:
+                    return
+            elif cls is GiveBackStep:
+                if work.giver >= 0:
+                    work.to_move, work.phase = work.declarer, _GIVING_BACK
+                    if not _give_back(work, history, getrandbits):
+                        return
+            elif cls is TakeStep:
+                seat = work.seat(step.role)  # type: ignore[attr-defined]
+                takeable = work.stock & ~work.laid_down()
+                if step.count == "all":  # type: ignore[attr-defined]
+                    TakeStep._take_forced(work, seat, takeable)
+                elif takeable:
+                    work.to_move, work.phase = seat, _TAKING
+                    if not _take(work, step, history, getrandbits):  # type: ignore[arg-type]
+                        return
+            elif cls is ExposeStep:
+                work.exposed |= work.stock & ~work.laid_down()
+            elif _started(work, step, history):
+                return
+        elif _started(work, step, history):
+            return
+        work.step += 1
+
+
+def _started(work: Work, step: Step, history: list[tuple[int, Action]]) -> bool:
+    """Start ``step`` as :func:`advance` does; tell whether it waits for a decision."""
+    work.entries = []
+    waits = step.start(work)
+    history.extend(work.entries)
+    if waits:
+        check_wait(work, step)
+    return waits
 
 
 _DONE_PICKED = -1
@@ -232,10 +315,61 @@ def _pick(mask: int, done_first: bool, getrandbits: Any) -> int:
     return card
 
 
+def _call(work: Work, history: list[tuple[int, Action]], getrandbits: Any) -> bool | None:
+    """Start and run a :class:`CallStep` as its ``start``, ``legal_actions`` and ``apply`` would.
+
+    Its legal actions are one ``Call`` per callable card, in card order; it
+    is skipped when nothing can be called. Return ``True`` when it called,
+    ``False`` when it was skipped.
+    """
+    declarer = work.declarer
+    hands = work.hands
+    hand = hands[declarer]
+    allowed = work.rules.callable_cards(_cardset(hand), work.contract).mask & ~hand & _FULL
+    if not allowed:
+        return False
+    work.to_move, work.phase = declarer, _CALLING
+    card = _pick(allowed, False, getrandbits)
+    bit = 1 << card
+    for seat, held in enumerate(hands):
+        if held & bit:
+            work.giver = seat
+            hands[seat] = held ^ bit
+            hands[declarer] |= bit
+            break
+    work.called = card
+    history.append((declarer, CALLS[card]))
+    work.history_length = len(history)
+    return True
+
+
+def _give_back(work: Work, history: list[tuple[int, Action]], getrandbits: Any) -> bool:
+    """Run a :class:`GiveBackStep` (started) as its ``legal_actions`` and ``apply`` would.
+
+    Its legal actions are one ``GiveBack`` per card of the declarer's but
+    the called one, in card order. Return ``False``, having done nothing,
+    when there would be no legal action.
+    """
+    declarer = work.declarer
+    called = work.called
+    hands = work.hands
+    card = _pick(hands[declarer] & ~(1 << called if called >= 0 else 0), False, getrandbits)
+    if card < 0:
+        return False
+    bit = 1 << card
+    hands[declarer] ^= bit
+    hands[work.giver] |= bit
+    work.gave_back = card
+    history.append((declarer, GIVE_BACKS[card]))
+    work.history_length = len(history)
+    return True
+
+
 def _discard(
     work: Work, step: DiscardStep, history: list[tuple[int, Action]], getrandbits: Any
 ) -> bool:
-    """Run a :class:`DiscardStep` to its end, as its ``legal_actions`` and ``apply`` would.
+    """Run a :class:`DiscardStep` (started) to its end, as its ``legal_actions`` and
+    ``apply`` would.
 
     Its legal actions are ``Done`` (once enough cards are down) and then one
     ``Discard`` per card held, in card order: the r-th is found on the masks.
@@ -248,6 +382,7 @@ def _discard(
     else:
         low, high = step.min_count, step.max_count
     hands = work.hands
+    discards = list(work.discards)
     while True:
         hand = hands[seat]
         card = _pick(hand, work.moved >= low, getrandbits)  # Done first once enough are down
@@ -259,19 +394,18 @@ def _discard(
         bit = 1 << card
         hands[seat] = hand ^ bit
         work.stock |= bit
-        discards = list(work.discards)
         discards[seat] |= bit
         work.discards = tuple(discards)
         work.moved += 1
         history.append((seat, DISCARDS[card]))
         if work.moved >= high:
             break
-    _next_step(work, history)
+    work.history_length = len(history)
     return True
 
 
 def _take(work: Work, step: TakeStep, history: list[tuple[int, Action]], getrandbits: Any) -> bool:
-    """Run a :class:`TakeStep` to its end, as its ``legal_actions`` and ``apply`` would.
+    """Run a :class:`TakeStep` (started) to its end, as its ``legal_actions`` and ``apply`` would.
 
     Its legal actions are ``Done`` first when the number is free, then one
     ``Take`` per stock card not laid down, in card order. Return ``False``,
@@ -309,17 +443,8 @@ def _take(work: Work, step: TakeStep, history: list[tuple[int, Action]], getrand
             break
         if not left:
             break
-    _next_step(work, history)
-    return True
-
-
-def _next_step(work: Work, history: list[tuple[int, Action]]) -> None:
-    """The running step is over: go on to the next, as the engine does after ``apply``."""
     work.history_length = len(history)
-    work.entries = []
-    work.step += 1
-    advance(work)
-    history.extend(work.entries)
+    return True
 
 
 def _the_loop(state: State, rng: random.Random) -> State:
@@ -359,52 +484,80 @@ def _play(
         bits = _BIT_LENGTHS
         held = [[h & 1023, h >> 10 & 1023, h >> 20 & 1023, h >> 30] for h in hands]
         left = [h.bit_count() for h in hands]
+        follows = _FOLLOWS if follow else _NO_FOLLOWS
+        # The trick so far: the suit led, the best position in it and its seat, the units.
+        played = len(trick)
+        if played:
+            c0 = trick[0]
+            led, best = divmod(c0, 10)
+            winner, total = leader, units[c0]
+            if played == 2:
+                c1 = trick[1]
+                total += units[c1]
+                if c1 // 10 == led and c1 % 10 < best:
+                    best, winner = c1 % 10, next_seat[leader]
         while True:
-            suits = held[mover]
-            m = 0
-            if trick and follow:
-                suit = trick[0] // 10
-                m = suits[suit]
-            if m:  # follow suit: the r-th card held of the suit led
-                cards = places[m]
-                n = len(cards)
-                k = bits[n]
-                r = getrandbits(k)
-                while r >= n:
-                    r = getrandbits(k)
-            else:  # any card: the r-th card of the hand, suit by suit
+            if not played:  # the lead: the r-th card of the hand, suit by suit
+                suits = held[mover]
                 n = left[mover]
+                left[mover] = n - 1
                 k = bits[n]
                 r = getrandbits(k)
                 while r >= n:
                     r = getrandbits(k)
-                suit = 0
+                led = 0
                 cards = places[suits[0]]
                 while r >= len(cards):
                     r -= len(cards)
-                    suit += 1
-                    cards = places[suits[suit]]
-            position = cards[r]
-            suits[suit] ^= 1 << position
-            left[mover] -= 1
-            card = 10 * suit + position
-            append(entries[mover][card])
-            if len(trick) < 2:
-                trick.append(card)
+                    led += 1
+                    cards = places[suits[led]]
+                best = cards[r]
+                suits[led] ^= 1 << best
+                card = 10 * led + best
+                append(entries[mover][card])
+                winner, total = mover, units[card]
                 mover = next_seat[mover]
-                continue
-            c0, c1 = trick
-            best, where = c0, 0
-            suit = c0 // 10
-            if c1 // 10 == suit and c1 < best:
-                best, where = c1, 1
-            if card // 10 == suit and card < best:
-                where = 2
-            winner = leader if where == 0 else next_seat[leader] if where == 1 else mover
-            won[winner] += units[c0] + units[c1] + units[card]
+                played = 1
+            while True:  # the cards after the lead
+                suits = held[mover]
+                cards, n, k = follows[suits[led]]
+                if n:  # follow suit: the r-th card held of the suit led
+                    r = getrandbits(k)
+                    while r >= n:
+                        r = getrandbits(k)
+                    position = cards[r]
+                    suits[led] ^= 1 << position
+                    card = 10 * led + position
+                    if position < best:
+                        best, winner = position, mover
+                else:  # any card
+                    n = left[mover]
+                    k = bits[n]
+                    r = getrandbits(k)
+                    while r >= n:
+                        r = getrandbits(k)
+                    suit = 0
+                    cards = places[suits[0]]
+                    while r >= len(cards):
+                        r -= len(cards)
+                        suit += 1
+                        cards = places[suits[suit]]
+                    position = cards[r]
+                    suits[suit] ^= 1 << position
+                    card = 10 * suit + position
+                    if suit == led and position < best:  # (without following suit)
+                        best, winner = position, mover
+                left[mover] -= 1
+                append(entries[mover][card])
+                total += units[card]
+                if played == 2:
+                    break
+                played = 2
+                mover = next_seat[mover]
+            won[winner] += total
             tricks[winner] += 1
-            trick = []
             mover = leader = winner
+            played = 0
             if not left[winner]:
                 break
         hands = [s0 | s1 << 10 | s2 << 20 | s3 << 30 for s0, s1, s2, s3 in held]
@@ -454,3 +607,7 @@ def _play(
 # legal actions), and the bit length of each count of legal actions.
 _PLACES = tuple(tuple(p for p in range(10) if m >> p & 1) for m in range(1024))
 _BIT_LENGTHS = tuple(n.bit_length() for n in range(41))
+# For each 10-bit holding of the suit led: the positions that may follow, how
+# many, and their count's bit length; with no duty to follow, none.
+_FOLLOWS = tuple((p, len(p), len(p).bit_length()) for p in _PLACES)
+_NO_FOLLOWS = (((), 0, 0),) * 1024

@@ -51,6 +51,10 @@ _PLAYING = Phase.PLAYING
 _OVER = Phase.OVER
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
+# The key under which a view of the play keeps what its lazy fields are made
+# from, and those fields.
+_PENDING = "_pending"
+_LAZY = frozenset(("hand", "hand_sizes", "trick", "history"))
 _SUIT_PLAYS = legal.SUIT_PLAYS
 
 
@@ -161,6 +165,37 @@ class View:
     def __repr__(self) -> str:
         return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
 
+    if not TYPE_CHECKING:  # (to type checkers, a view has only its fields)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only for a view of the play made by build_view: its hand, hand sizes,
+            # trick and history are filled in on first use, from what the view
+            # itself holds (its own hand's mask, the cards of the trick and the
+            # seats that played them, each seat's cards when the play began, its
+            # history before the play and the plays since).
+            d = self.__dict__
+            pending = d.get(_PENDING)
+            if pending is None or name not in _LAZY:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            hand, trick, leader, next_seat, prefix, plays, start = pending
+            d["hand"] = _cardset(hand)
+            played = sum(d["tricks_won"])  # every seat at play holds start - played ...
+            sizes = [n - played if n else 0 for n in start]
+            at = leader
+            for _ in trick:  # ... but those that played to the trick one fewer
+                sizes[at] -= 1
+                at = next_seat[at]
+            d["hand_sizes"] = tuple(sizes)
+            if not trick:
+                d["trick"] = ()
+            elif len(trick) == 1:
+                d["trick"] = ((leader, DECK[trick[0]]),)
+            else:
+                d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
+            d["history"] = plays if prefix is None else prefix + plays
+            del d[_PENDING]
+            return d[name]
+
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
         history = self.history
@@ -226,28 +261,22 @@ def build_view(state: State, seat: int) -> View:
     if part is None:
         cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
         part = _play_part(state, ex, seat, cut)
-    fixed, prefix, cut = part
+    fixed, prefix, cut, start = part
     hands = state._hand_masks
     to_move = state._to_move
     leader = state._leader
     d = fixed.copy()
-    d["phase"] = state._phase
     d["to_move"] = to_move
-    d["hand"] = hand = _new(CardSet)
-    _set(hand, "mask", hands[seat])
-    d["hand_sizes"] = tuple(map(_bit_count, hands))
     d["leader"] = leader
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
-    d["history"] = history if prefix is None else prefix + history[cut:]
-    if trick:
-        card = DECK[trick[0]]
-        d["trick"] = (
-            ((leader, card),)
-            if len(trick) == 1
-            else ((leader, card), (state._deal.next_seat[leader], DECK[trick[1]]))
-        )
+    # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__)
+    d[_PENDING] = (
+        hands[seat], trick, leader, state._deal.next_seat, prefix,
+        history if prefix is None else history[cut:], start,
+    )  # fmt: skip
     if over:
+        d["phase"] = _OVER
         d["final_stock"] = _cardset(state._stock_mask)
         d["result"] = state._result
     elif to_move == seat:
@@ -272,19 +301,31 @@ def _general_view(state: State, seat: int) -> View:
     history = state._history
     trick = state._trick_cards
     over = phase is _OVER
+    to_move = state._to_move
+    rules = state._rules
+    if to_move != seat:
+        actions: tuple[Action, ...] = ()
+    elif ex is not None and phase is not _PLAYING and not over and rules._play != PLAY_TABLE:
+        actions = ex.legal  # the exchange's, listed when the state was built
+    else:
+        actions = legal.legal_actions(state)
     d: dict[str, Any] = {
-        "rules": state._rules,
+        "rules": rules,
         "seat": seat,
         "dealer": state._deal.dealer,
         "phase": phase,
-        "to_move": state._to_move,
+        "to_move": to_move,
         "hand": _cardset(hands[seat]),
-        "hand_sizes": tuple(map(_bit_count, hands)),
+        "hand_sizes": (
+            (hands[0].bit_count(), hands[1].bit_count(), hands[2].bit_count())
+            if len(hands) == 3
+            else tuple(map(_bit_count, hands))
+        ),
         "stock_size": state._stock_mask.bit_count(),
         "leader": state._leader,
         "tricks_won": state._tricks_won,
         "card_units_won": state._card_units_won,
-        "legal_actions": legal.legal_actions(state) if state._to_move == seat else (),
+        "legal_actions": actions,
         "result": state._result,
         "trick": _trick_pairs(state) if trick else (),
     }
@@ -293,7 +334,7 @@ def _general_view(state: State, seat: int) -> View:
         d["history"] = history
     else:
         plays = 3 * sum(state._tricks_won) + len(trick)
-        if state._rules._play == PLAY_TABLE:  # table mode: irregular entries in the play
+        if rules._play == PLAY_TABLE:  # table mode: irregular entries in the play
             if not over:  # each seat's irregular actions too
                 d["legal_actions"] = _legal_for(state, seat)
             plays = 0
@@ -327,7 +368,7 @@ def _trick_pairs(state: State) -> tuple[tuple[int, Card], ...]:
 # (the ruleset, the dealer, the stock's size and what the exchange decided),
 # the seat's history before the play as it saw it (None when it saw all of
 # it), and that history's length.
-_PlayPart = tuple[dict[str, Any], Union[_Entries, None], int]
+_PlayPart = tuple[dict[str, Any], Union[_Entries, None], int, tuple[int, ...]]
 _MEMO: dict[int, tuple[Exchange, dict[int, _PlayPart]]] = {}
 _MEMO_SIZE = 256
 
@@ -341,22 +382,25 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "rules": state._rules,
         "seat": seat,
         "dealer": state._deal.dealer,
-        "phase": None,
+        "phase": _PLAYING,
         "to_move": None,
-        "hand": None,
-        "hand_sizes": None,
         "stock_size": state._stock_mask.bit_count(),
         **fields,
-        "trick": (),
         "leader": None,
         "tricks_won": None,
         "card_units_won": None,
-        "history": None,
         "legal_actions": (),
         "final_stock": None,
         "result": None,
     }
-    part = (fixed, None if plain else entries, cut)
+    # each seat's cards when the play began (none for a dealer sitting out)
+    start = [h.bit_count() + (sum(state._tricks_won) if h or s in state._deal.order else 0)
+             for s, h in enumerate(state._hand_masks)]  # fmt: skip
+    seat_at = state._leader
+    for _ in state._trick_cards:
+        start[seat_at] += 1
+        seat_at = state._deal.next_seat[seat_at]
+    part = (fixed, None if plain else entries, cut, tuple(start))
     entry = _MEMO.get(id(ex))
     if entry is None or entry[0] is not ex:
         if len(_MEMO) >= _MEMO_SIZE:
@@ -411,9 +455,9 @@ def _exchange_part(
         "called": DECK[ex.called] if ex.called >= 0 else None,
         "giver": ex.giver if ex.giver >= 0 else None,
         "given_back": given_back,
-        "exposed": _cardset(ex.exposed),
-        "discards": _cardset(ex.discards[seat]),
-        "drawn": _cardset(ex.drawn[seat]),
+        "exposed": _cardset(ex.exposed) if ex.exposed else _EMPTY,
+        "discards": _cardset(ex.discards[seat]) if ex.discards[seat] else _EMPTY,
+        "drawn": _cardset(ex.drawn[seat]) if ex.drawn[seat] else _EMPTY,
         "forced_moves": redacted_forced(ex, seat) if ex.forced else (),
     }
     return fields, entries
@@ -438,26 +482,31 @@ def _redact(
     out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
     gave_back = ex.gave_back
     given_back = None
-    k = 0
     last = len(starts) - 1
     for i in range(first, cut):
-        while k < last and starts[k + 1] <= i:
-            k += 1
         entry = history[i]
         who, action = entry
-        if who != seat and action.__class__ is not TurnStock:  # not its own, nor a stock turned
+        cls = action.__class__
+        if who == seat or cls is TurnStock:  # its own, or a stock turned: seen
+            out.append(entry)
+            if cls is not GiveBack or action.card.index != gave_back:  # type: ignore[union-attr]
+                continue
+        k = last  # the step that made the entry
+        while k > 0 and starts[k] > i:
+            k -= 1
+        if who != seat and cls is not TurnStock:
             kind = plan[k].hidden_from(who, seat, action, ex)
             if kind is not None:
                 out.append((who, _hidden(kind)))
                 continue
-        out.append(entry)
+            out.append(entry)
         if (
             gave_back >= 0
-            and action.__class__ is GiveBack
-            and action.card.index == gave_back
+            and cls is GiveBack
+            and action.card.index == gave_back  # type: ignore[union-attr]
             and plan[k].__class__ is GiveBackStep
         ):
-            given_back = action.card
+            given_back = action.card  # type: ignore[union-attr]
     return tuple(out), given_back
 
 

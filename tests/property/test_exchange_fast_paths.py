@@ -1,0 +1,85 @@
+"""The exchange's one-step paths (the auction's winning call, a call, a give-back, declining
+to raise) give what the working copy gives, and refuse what it refuses, with the same words."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import Playout, playouts
+
+import calabrasella as cb
+from calabrasella import _driver
+from calabrasella.actions import CALLS, GIVE_BACKS
+from calabrasella.rulesets import Work
+
+
+def general_exchange(state: cb.State, action: cb.Action) -> cb.State:
+    """``apply`` in the exchange the general way: a working copy, the step, the driver."""
+    work = _driver.work_of(state)
+    if work.plan[work.step].apply(work, action):
+        work.step += 1
+        _driver.advance(work)
+    return _driver.close(state, work, (*state.history, *work.entries))
+
+
+def general_begin(state: cb.State, after: cb.State) -> cb.State:
+    """The state after the auction's winning call, made with a working copy."""
+    ex = after.exchange
+    assert ex is not None
+    zeros = (0,) * state.players
+    record = ex._replace(
+        modifier=None, step=0, moved=0, called=-1, giver=-1, gave_back=-1, exposed=0,
+        discards=zeros, taken=zeros, drawn=zeros, starts=(), forced=(), legal=(),
+    )  # fmt: skip
+    work = Work(state.rules, list(state.hand_masks), state.stock_mask, record, len(after.history))
+    _driver.advance(work)
+    return _driver.close(state, work, after.history)
+
+
+def error_of(fn: object, *args: object) -> str:
+    try:
+        fn(*args)  # type: ignore[operator]
+    except cb.IllegalActionError as e:
+        return str(e)
+    return "no error"
+
+
+@given(playouts())
+def test_the_exchange_begins_as_the_working_copy_begins_it(playout: Playout) -> None:
+    """After the auction's winning call, the first state of the exchange is the same both ways."""
+    for state, action in playout.steps():
+        if state.phase is cb.Phase.BIDDING:
+            after = cb.apply(state, action)
+            if after.phase is not cb.Phase.BIDDING and after.exchange is not None:
+                assert after == general_begin(state, after)
+
+
+@given(playouts(), st.randoms(use_true_random=False))
+def test_calls_and_give_backs_build_what_the_working_copy_builds(
+    playout: Playout, rng: random.Random
+) -> None:
+    """A call or a give-back, legal or not, gives the same state or the same refusal both ways."""
+    for state, action in playout.steps():
+        if state.phase not in (cb.Phase.CALLING, cb.Phase.GIVING_BACK):
+            continue
+        table: tuple[cb.Action, ...] = CALLS if state.phase is cb.Phase.CALLING else GIVE_BACKS
+        tries: list[cb.Action] = [rng.choice(table), rng.choice(CALLS + GIVE_BACKS)]
+        if type(action) in (cb.Call, cb.GiveBack):  # (not a stock turned early, in table mode)
+            tries.append(action)
+        for attempt in tries:
+            fast = error_of(cb.apply, state, attempt)
+            slow = error_of(general_exchange, state, attempt)
+            assert fast == slow
+            if fast == "no error":
+                assert cb.apply(state, attempt) == general_exchange(state, attempt)
+
+
+@given(playouts())
+def test_declining_to_raise_builds_what_the_working_copy_builds(playout: Playout) -> None:
+    """The declarer's pass or raise at solissimo gives the same state both ways."""
+    for state, action in playout.steps():
+        if state.phase is cb.Phase.RAISING:
+            for attempt in (cb.Pass(), action):
+                assert cb.apply(state, attempt) == general_exchange(state, attempt)

@@ -1,0 +1,96 @@
+"""Views of the play fill their hand, hand sizes, trick and history when first read: the same values,
+and nothing of the state held meanwhile."""
+
+from __future__ import annotations
+
+import gc
+import pickle
+import random
+
+import pytest
+
+import calabrasella as cb
+from calabrasella.actions import Discard
+
+_RULES = (cb.CAVENDISH, cb.CALABRESELLA, cb.Cavendish(players=4), cb.Calabresella(follow_suit=False))
+
+
+def play_states(rules: cb.Ruleset, deals: int, seed: int) -> list[cb.State]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(deals):
+        state = cb.new_deal(rules, dealer=i % rules.players, seed=rng)
+        while not state.is_over:
+            if state.phase is cb.Phase.PLAYING:
+                out.append(state)
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+            else:
+                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+        if state.exchange is not None:
+            out.append(state)
+    return out
+
+
+def reachable(root: object) -> list[object]:
+    """Every object reachable from ``root`` through containers (not through classes)."""
+    seen: dict[int, object] = {}
+    todo = [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+@pytest.mark.parametrize("rules", _RULES, ids=lambda r: repr(r)[:40])
+def test_a_view_read_late_equals_one_read_at_once(rules: cb.Ruleset) -> None:
+    """Whichever field is read first, a play view has the same hand, hand sizes, trick, history,
+    equality, hash, repr, pickle and plain data."""
+    for state in play_states(rules, 6, 11):
+        for seat in state.deal.order:
+            first_hand, first_trick = state.view(seat), state.view(seat)
+            hand, trick = first_hand.hand, first_trick.trick  # fill each by another field
+            assert first_hand.trick == trick and first_trick.hand == hand
+            assert hand == state.hand(seat)
+            assert state.view(seat).hand_sizes == tuple(h.bit_count() for h in state.hand_masks)
+            seats = [state.leader]
+            for _ in state.trick[1:]:
+                seats.append(state.deal.next_seat[seats[-1]])
+            assert trick == tuple(zip(seats, state.trick))
+            assert first_hand.history == first_trick.history
+            late = state.view(seat)
+            assert late == first_hand and hash(late) == hash(first_hand)
+            assert repr(state.view(seat)) == repr(first_hand)
+            assert pickle.loads(pickle.dumps(state.view(seat))) == first_hand
+            assert cb.to_data(state.view(seat)) == cb.to_data(first_hand)
+
+
+@pytest.mark.parametrize("rules", _RULES[:2], ids=lambda r: repr(r)[:40])
+def test_a_view_not_yet_read_holds_no_hidden_card(rules: cb.Ruleset) -> None:
+    """Before any field is read, a view reaches no state, no other seat's hand and no
+    other seat's face-down discard."""
+    for state in play_states(rules, 4, 5):
+        for seat in state.deal.order:
+            view = state.view(seat)
+            objects = reachable(view)
+            assert not any(isinstance(o, cb.State) for o in objects)
+            others = {m for s, m in enumerate(state.hand_masks) if s != seat and m.bit_count() > 4}
+            assert not any(type(o) is int and o in others for o in objects)
+            if others:
+                assert not any(type(o) is tuple and o == state.hand_masks for o in objects)
+            assert not any(
+                type(o) is tuple and len(o) == 2 and o[0] != seat and isinstance(o[1], Discard)
+                for o in objects
+            ), "another seat's face-down discard reached the view"
+
+
+def test_an_unknown_attribute_of_a_view_is_an_attribute_error() -> None:
+    """A view of the play still raises AttributeError for a name it has not."""
+    state = play_states(cb.CAVENDISH, 1, 3)[0]
+    view = state.view(0)
+    with pytest.raises(AttributeError, match="no attribute 'hands'"):
+        view.hands  # type: ignore[attr-defined]  # noqa: B018
+    assert not hasattr(view, "stock")
