@@ -259,9 +259,11 @@ def _steps(work: Work, history: list[tuple[int, Action]], draws: _Draws) -> None
             elif cls is TakeStep:
                 seat = work.seat(step.role)  # type: ignore[attr-defined]
                 takeable = work.stock & ~work.laid_down()
-                if step.count == "all":  # type: ignore[attr-defined]
-                    TakeStep._take_forced(work, seat, takeable)
-                elif takeable:
+                cards = step._no_choice(work, seat, takeable)  # type: ignore[attr-defined]
+                if cards is not None:
+                    if cards:
+                        TakeStep._take_forced(work, seat, cards)
+                else:
                     work.to_move, work.phase = seat, _TAKING
                     if not _take(work, step, history, getrandbits):  # type: ignore[arg-type]
                         return

@@ -341,17 +341,27 @@ class TakeStep(Step):
         card must be taken), or ask the seat if there is a choice to make."""
         seat = work.seat(self.role)
         takeable = work.stock & ~work.laid_down()
-        if self.count == "as_discarded":
+        cards = self._no_choice(work, seat, takeable)
+        if cards is None:
+            return work.ask(seat, Phase.TAKING)
+        if cards:
+            self._take_forced(work, seat, cards)
+        return False
+
+    def _no_choice(self, work: Work, seat: int, takeable: int) -> int | None:
+        """Return the cards ``seat`` takes at once (maybe none) when there is no choice to
+        make, ``None`` when it must be asked."""
+        count = self.count
+        if count == "all":
+            return takeable
+        if count == "as_discarded":
             left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
             if left <= 0:  # it discarded nothing: it takes nothing
-                return False
-            if left >= takeable.bit_count():  # no choice: the cards are taken at once
-                self._take_forced(work, seat, takeable)
-                return False
-        elif self.count == "all":
-            self._take_forced(work, seat, takeable)
-            return False
-        return bool(takeable) and work.ask(seat, Phase.TAKING)
+                return 0
+            if left >= takeable.bit_count():  # it must take every card there is
+                return takeable
+            return None
+        return None if takeable else 0
 
     @staticmethod
     def _take_forced(work: Work, seat: int, cards: int) -> None:
