@@ -176,6 +176,8 @@ class View:
             d = self.__dict__
             pending = d.get(_PENDING)
             if pending is None or name not in _LAZY:
+                if name in _LAZY and name in d:  # another thread filled it meanwhile
+                    return d[name]
                 raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
             hand, trick, leader, next_seat, prefix, plays, start = pending
             d["hand"] = _cardset(hand)
@@ -193,7 +195,9 @@ class View:
             else:
                 d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
             d["history"] = plays if prefix is None else prefix + plays
-            del d[_PENDING]
+            # every field is in place before the pending data goes, and two threads
+            # filling one view at once fill it alike: no reader sees a gap
+            d.pop(_PENDING, None)
             return d[name]
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -94,3 +94,13 @@ def test_an_unknown_attribute_of_a_view_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'hands'"):
         view.hands  # type: ignore[attr-defined]  # noqa: B018
     assert not hasattr(view, "stock")
+
+
+def test_a_view_filled_twice_as_racing_threads_would_still_answers() -> None:
+    """Two threads may both miss ``hand`` and enter the filling; the one that comes
+    second finds the fields in place and the pending data gone, and still answers."""
+    state = play_states(cb.CAVENDISH, 1, 3)[0]
+    view = state.view(0)
+    first = view.hand
+    assert type(view).__getattr__(view, "hand") == first == state.hand(0)
+    assert type(view).__getattr__(view, "history") == view.history
