@@ -314,7 +314,7 @@ def bounds(
 
 def decode(keyed: list[int]) -> tuple[int, ...]:
     keyed.sort()
-    return tuple(k & 63 for k in keyed)
+    return tuple([k & 63 for k in keyed])
 
 
 def lead_part(key: int) -> tuple[int, ...]:
@@ -323,8 +323,10 @@ def lead_part(key: int) -> tuple[int, ...]:
     ``key`` packs the suit (2 bits), the leader's, the next and the last
     hand's masks of it (10 bits each) and the leader's role (2 bits): 0 the
     declarer, 1 an adversary whose partner plays next, 2 one whose partner
-    plays last. Sure winners first, then (for an adversary) leads to the
-    partner's top card, then the fewest units and lowest cards. A block
+    plays last. Sure winners first, then (for an adversary) cards above all
+    the declarer's, whose trick surely goes to his side (the most units
+    first), then leads to the partner's top card, then the fewest units and
+    lowest cards. A block
     whose trick surely goes to the leader's side (above all the other
     hands' cards, or for an adversary above all the declarer's) is led with
     its most units only.
@@ -351,6 +353,8 @@ def lead_part(key: int) -> tuple[int, ...]:
         u = POS_UNITS[pos]
         if pos < top_other:
             score = 100 + 4 * u + (o2 != 0) + (o3 != 0)
+        elif role and pos < safe:
+            score = 80 + 4 * u
         elif role and partner and TOP[partner] < TOP[opponent]:
             score = 50 - 4 * u + pos // 3
         else:
