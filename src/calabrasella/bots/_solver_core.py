@@ -21,6 +21,7 @@ the side of ``t`` it falls), with:
 - bounds from *cashing*: the side on lead surely takes the tricks its leader
   can cash from the top; when every suit the leader holds is topped by the
   other side, the other side surely wins the first trick and then cashes;
+  each hand of the other side gives at least its cheapest cards to them;
 - move ordering: the stored lead first, then the last two leads that decided
   a position of the same kind (killers), then sure winners, low cards;
   second and third hands by what the trick brings their side.
