@@ -280,3 +280,15 @@ def test_a_view_or_junk_is_refused() -> None:
         solve(state.view(1))  # type: ignore[arg-type]
     with pytest.raises(SolveError, match="needs a State"):
         solve("3d Qd")  # type: ignore[arg-type]
+
+
+def test_the_solver_caches_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a solve, no module-wide cache of the solver holds more than CACHE_LIMIT entries."""
+    from calabrasella.bots import _solver_moves as moves
+
+    monkeypatch.setattr(moves, "CACHE_LIMIT", 20)
+    for cache in moves._CACHES:
+        cache.clear()
+    solve(random_ending(cb.CAVENDISH, 3, cards_left=18))  # six tricks: some caches pass 20
+    assert all(len(cache) <= 20 for cache in moves._CACHES)
+    assert moves._WHOLE_LIMIT <= 1 << 17  # the one cache trimmed during a search

@@ -21,8 +21,9 @@ the side of ``t`` it falls), with:
 - bounds from *cashing*: the side on lead surely takes the tricks its leader
   can cash from the top; when every suit the leader holds is topped by the
   other side, the other side surely wins the first trick and then cashes;
-- move ordering: the stored lead first, then the last lead that decided a
-  position of the same kind (a killer), then sure winners, low cards;
+  each hand of the other side gives at least its cheapest cards to them;
+- move ordering: the stored lead first, then the last two leads that decided
+  a position of the same kind (killers), then sure winners, low cards;
   second and third hands by what the trick brings their side.
 """
 
@@ -205,7 +206,8 @@ class Search:
         thirds_get = THIRDS.get
         follow_bit = 1 << 30 if follow else 0
         search = self
-        killers: dict[int, int] = {}  # (leader's role, tricks left) -> a deciding lead
+        # (leader's role, tricks left) -> the last lead that decided such a node; | 512: the one before
+        killers: dict[int, int] = {}
         killers_get = killers.get
 
         def probe(h0: int, h1: int, h2: int, lead: int, rest: int, t: int) -> int:
@@ -281,6 +283,9 @@ class Search:
             m1 = decode(keyed)
             # the lead that last decided a node of this kind, then this position's own
             kind = role << 4 | tricks_left
+            killer2 = killers_get(kind | 512, -1)
+            if killer2 >= 0 and m1[0] != killer2 and killer2 in m1:
+                m1 = (killer2, *[c for c in m1 if c != killer2])
             killer = killers_get(kind, -1)
             if killer >= 0 and m1[0] != killer and killer in m1:
                 m1 = (killer, *[c for c in m1 if c != killer])
@@ -399,13 +404,17 @@ class Search:
                         v1 = v2
                         if v2 >= t:
                             best1 = c1
-                            killers[kind] = c1
+                            if killers_get(kind) != c1:
+                                killers[kind | 512] = killers_get(kind, -1)
+                                killers[kind] = c1
                             break
                 elif v2 < v1:
                     v1 = v2
                     if v2 < t:
                         best1 = c1
-                        killers[kind] = c1
+                        if killers_get(kind) != c1:
+                            killers[kind | 512] = killers_get(kind, -1)
+                            killers[kind] = c1
                         break
             if v1 >= t:
                 if v1 > entry[0]:

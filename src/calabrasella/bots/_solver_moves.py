@@ -49,6 +49,19 @@ def units(mask: int) -> int:
     return t[mask & 1023] + t[mask >> 10 & 1023] + t[mask >> 20 & 1023] + t[mask >> 30 & 1023]
 
 
+_ZERO = sum(1 << (10 * s + p) for s in range(4) for p in range(10) if POS_UNITS[p] == 0)
+_ONE = sum(1 << (10 * s + p) for s in range(4) for p in range(10) if POS_UNITS[p] == 1)
+
+
+def cheapest(hand: int, count: int) -> int:
+    """Return the fewest units ``count`` cards of a 40-bit hand mask can hold."""
+    zero = (hand & _ZERO).bit_count()
+    if count <= zero:
+        return 0
+    one = (hand & _ONE).bit_count()
+    return min(count - zero, one) + 3 * max(0, count - zero - one)
+
+
 # --- caches (module-wide: they depend on nothing but their keys) -------------------
 
 _BLOCKS: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -221,13 +234,18 @@ def suit_info(key: int) -> tuple[int, ...]:
     10-bit masks of the suit, and bit 30: whether suit must be followed.
 
     Returns ``(code, d_tricks, d_every, d_gain, a1_tricks, a1_every,
-    a1_gain, a2_tricks, a2_every, a2_gain, owner)``. ``code`` is the
-    relative form of the suit: the cards left, strongest first, each as its
-    holder (2 bits) and its units class (2 bits), behind a leading 1. Then,
+    a1_gain, a2_tricks, a2_every, a2_gain, owner, d_follow1, d_follow2,
+    a1_follow0, a2_follow0)``.
+    ``code`` is the relative form of the suit: the cards left, strongest
+    first, each as its holder (2 bits) and its units class (2 bits), behind
+    a leading 1. Then,
     for each position as the leader, :func:`_cash`'s tricks, every and
     gain for its side (the declarer alone; the first adversary's partner
     plays next, the second's last). ``owner`` is the position holding the
-    suit's top card (-1 if nobody holds the suit).
+    suit's top card (-1 if nobody holds the suit). Last, the part of
+    ``d_gain`` each adversary gives (the least units he can follow the
+    declarer's cashed tricks with), and the part of each adversary's gain
+    the declarer gives.
     """
     a, b, c, follow = key & 1023, key >> 10 & 1023, key >> 20 & 1023, key >> 30
     code = 1
@@ -241,8 +259,14 @@ def suit_info(key: int) -> tuple[int, ...]:
     d = _cash(a, b, c, follow)
     a1 = _cash(b, c, a, follow, c)
     a2 = _cash(c, a, b, follow, b)
+    follows = (
+        _least(b, d[0]) if follow and d[0] else 0,
+        _least(c, d[0]) if follow and d[0] else 0,
+        _least(a, a1[0]) if follow and a1[0] else 0,
+        _least(a, a2[0]) if follow and a2[0] else 0,
+    )
     found = SUITS[key] = (
-        code, d[0], d[1], d[2], a1[0], a1[1], a1[3], a2[0], a2[1], a2[4], owner,
+        code, d[0], d[1], d[2], a1[0], a1[1], a1[3], a2[0], a2[1], a2[4], owner, *follows,
     )  # fmt: skip
     return found
 
@@ -254,7 +278,9 @@ def bounds(
 
     The side on lead surely takes what its leader can cash. If every suit
     the leader holds has its top card in a hand of the other side, that
-    side surely wins the first trick and then cashes what it can.
+    side surely wins the first trick and then cashes what it can. To the
+    tricks cashed each hand of the other side gives a card, so at least its
+    cheapest cards, if that is more than the least it can follow suit with.
     """
     h0, h1, h2 = hands
     if lead == 0:
@@ -262,33 +288,43 @@ def bounds(
         every = True
         owners = 0  # bit 1: the first adversary tops a suit he leads into, bit 2: the second
         tops = False
+        cashed = follow1 = follow2 = 0
         for sh, info in zip((0, 10, 20, 30), infos):
             if h0 >> sh & 1023:
                 gain += info[3]
                 every = every and info[2] == 1
                 if info[1]:
                     tops = True
+                    cashed += info[1]
+                    follow1 += info[11]
+                    follow2 += info[12]
                 else:
                     owners |= 1 << info[10]
         if every:
             return total, total
+        if cashed:  # each adversary gives a card to each cashed trick: at least his cheapest
+            gain += max(0, cheapest(h1, cashed) - follow1) + max(0, cheapest(h2, cashed) - follow2)
         if tops:
             return gain, total  # he holds a top card: no bound from above
         best = 0  # he leads the suit that leaves him most
         for owner, hand, at in ((1, h1, 4), (2, h2, 7)):
             if owners >> owner & 1:
-                taken = 0
+                taken = cashed = follow0 = 0
                 every = True
                 for sh, info in zip((0, 10, 20, 30), infos):
                     if hand >> sh & 1023:
                         taken += info[at + 2]
                         every = every and info[at + 1] == 1
+                        cashed += info[at]
+                        follow0 += info[12 + owner]
+                if cashed:  # the declarer gives a card to each: at least his cheapest
+                    taken += max(0, cheapest(h0, cashed) - follow0)
                 if not every and total - taken > best:
                     best = total - taken
         return gain, best
     at = 4 if lead == 1 else 7
     hand = h1 if lead == 1 else h2
-    taken = 0
+    taken = cashed = follow0 = 0
     every = True
     topped = True  # every suit he holds is topped by the declarer
     for sh, info in zip((0, 10, 20, 30), infos):
@@ -296,17 +332,29 @@ def bounds(
             taken += info[at + 2]
             every = every and info[at + 1] == 1
             topped = topped and info[1] > 0
+            cashed += info[at]
+            follow0 += info[12 + lead]
     if every:
         return 0, 0
+    if cashed:  # the declarer gives a card to each cashed trick: at least his cheapest
+        taken += max(0, cheapest(h0, cashed) - follow0)
     if not topped:
         return 0, total - taken  # a lead the declarer cannot win
     gain = 0
     every = True
+    cashed = follow1 = follow2 = 0
     for sh, info in zip((0, 10, 20, 30), infos):
         if h0 >> sh & 1023:
             gain += info[3]
             every = every and info[2] == 1
-    return (total, total) if every else (gain, total - taken)
+            cashed += info[1]
+            follow1 += info[11]
+            follow2 += info[12]
+    if every:
+        return total, total
+    if cashed:  # as when he leads: each adversary gives at least his cheapest cards
+        gain += max(0, cheapest(h1, cashed) - follow1) + max(0, cheapest(h2, cashed) - follow2)
+    return gain, total - taken
 
 
 # --- move lists in search order ------------------------------------------------------
@@ -314,7 +362,7 @@ def bounds(
 
 def decode(keyed: list[int]) -> tuple[int, ...]:
     keyed.sort()
-    return tuple(k & 63 for k in keyed)
+    return tuple([k & 63 for k in keyed])
 
 
 def lead_part(key: int) -> tuple[int, ...]:
@@ -323,8 +371,10 @@ def lead_part(key: int) -> tuple[int, ...]:
     ``key`` packs the suit (2 bits), the leader's, the next and the last
     hand's masks of it (10 bits each) and the leader's role (2 bits): 0 the
     declarer, 1 an adversary whose partner plays next, 2 one whose partner
-    plays last. Sure winners first, then (for an adversary) leads to the
-    partner's top card, then the fewest units and lowest cards. A block
+    plays last. Sure winners first, then (for an adversary) cards above all
+    the declarer's, whose trick surely goes to his side (the most units
+    first), then leads to the partner's top card, then the fewest units and
+    lowest cards. A block
     whose trick surely goes to the leader's side (above all the other
     hands' cards, or for an adversary above all the declarer's) is led with
     its most units only.
@@ -351,6 +401,8 @@ def lead_part(key: int) -> tuple[int, ...]:
         u = POS_UNITS[pos]
         if pos < top_other:
             score = 100 + 4 * u + (o2 != 0) + (o3 != 0)
+        elif role and pos < safe:
+            score = 80 + 4 * u
         elif role and partner and TOP[partner] < TOP[opponent]:
             score = 50 - 4 * u + pos // 3
         else:

@@ -17,8 +17,8 @@ The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
 cash. It is pure Python: the last six tricks take a few milliseconds, a
-whole deal of twelve tricks about a second at the median and up to tens of
-seconds for a close deal (``benchmarks/solver.py``). The cyclic garbage
+whole deal of twelve tricks most of a second at the median and up to tens
+of seconds for a close deal (``benchmarks/solver.py``). The cyclic garbage
 collector is held off during a search and switched back on after it.
 
 The objective is the declarer's units, as the Result reports them. In
