@@ -17,28 +17,10 @@ from hypothesis import strategies as st
 from strategies import rulesets, seeds
 
 import calabrasella as cb
+from brute_force import brute_values
 from calabrasella.bots.solver import action_values, solve
 
 _IRREGULAR = (cb.Revoke, cb.OutOfTurn, cb.Abandon, cb.TurnStock)
-
-
-def brute_values(state: cb.State) -> dict[cb.Play, int]:
-    """The declarer's final units after each play of the mover, every hand open."""
-    memo: dict[tuple[object, ...], int] = {}
-
-    def value(s: cb.State) -> int:
-        if s.is_over:
-            assert s.result is not None
-            return s.result.declarer_units
-        key = (s.hand_masks, s.trick_cards, s.to_move, s.card_units_won)
-        if key not in memo:
-            outcomes = [
-                value(cb.apply(s, a)) for a in cb.legal_actions(s) if isinstance(a, cb.Play)
-            ]
-            memo[key] = max(outcomes) if s.to_move == s.declarer else min(outcomes)
-        return memo[key]
-
-    return {a: value(cb.apply(state, a)) for a in cb.legal_actions(state) if isinstance(a, cb.Play)}
 
 
 @st.composite

@@ -15,28 +15,10 @@ import attrs
 import pytest
 
 import calabrasella as cb
+from brute_force import brute_values
 from calabrasella.bots.solver import Solution, SolveError, action_values, solve
 
-# --- a plain minimax, from the engine alone --------------------------------------------
-
-
-def brute_values(state: cb.State) -> dict[cb.Play, int]:
-    """The declarer's final units after each play of the mover, every hand open."""
-    memo: dict[tuple[object, ...], int] = {}
-
-    def value(s: cb.State) -> int:
-        if s.is_over:
-            assert s.result is not None
-            return s.result.declarer_units
-        key = (s.hand_masks, s.trick_cards, s.to_move, s.card_units_won)
-        if key not in memo:
-            outcomes = [
-                value(cb.apply(s, a)) for a in cb.legal_actions(s) if isinstance(a, cb.Play)
-            ]
-            memo[key] = max(outcomes) if s.to_move == s.declarer else min(outcomes)
-        return memo[key]
-
-    return {a: value(cb.apply(state, a)) for a in cb.legal_actions(state) if isinstance(a, cb.Play)}
+# --- a plain minimax, from the engine alone (tests/brute_force.py) ---------------------
 
 
 def brute(state: cb.State) -> tuple[int, tuple[cb.Play, ...]]:
