@@ -15,9 +15,11 @@ from . import _bits, legal
 from ._auction import Position
 from ._exchange_paths import (
     after_call,
+    after_done,
     after_give_back,
     after_last_discard,
     after_no_raise,
+    after_take,
     first_lead,
     waiting_state,
 )
@@ -31,10 +33,12 @@ from .actions import (
     Action,
     Call,
     Discard,
+    Done,
     GiveBack,
     OutOfTurn,
     Pass,
     Revoke,
+    Take,
     TurnStock,
 )
 from .cards import _cardset
@@ -49,6 +53,7 @@ from .rulesets.steps import (
     GiveBackStep,
     RaiseStep,
     Step,
+    TakeStep,
     Work,
     describe,
 )
@@ -155,6 +160,10 @@ def apply_exchange(state: State, action: Action) -> State:
         new = after_call(state, ex, action)  # type: ignore[arg-type]
     elif cls is Pass and kind is RaiseStep and ex.step + 1 == len(ex.plan):
         new = after_no_raise(state, ex, action)  # type: ignore[arg-type]
+    elif cls is Take and kind is TakeStep:
+        new = after_take(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Done and kind is DiscardStep:
+        new = after_done(state, ex, step, action)  # type: ignore[arg-type]
     if new is not None:
         return new
     work = work_of(state)

@@ -12,19 +12,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import DISCARDS, DONE, GIVE_BACKS, Action, Call, Discard, GiveBack, Pass
+from .actions import DISCARDS, DONE, GIVE_BACKS, TAKES, Action, Call, Discard, GiveBack, Pass
 from .errors import RulesetError
 from .phases import Phase
 from .rulesets.base import Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
-from .rulesets.steps import DiscardStep, Exchange, GiveBackStep
+from .rulesets.steps import DiscardStep, Exchange, ExposeStep, GiveBackStep, TakeStep
 from .state import State, make_state
 
 __all__ = [
     "after_call",
+    "after_discard_end",
+    "after_done",
     "after_give_back",
     "after_last_discard",
     "after_no_raise",
+    "after_take",
     "first_lead",
     "waiting_state",
 ]
@@ -34,6 +37,7 @@ _new = object.__new__
 _PLAYING = Phase.PLAYING
 _GIVING_BACK = Phase.GIVING_BACK
 _DISCARDING = Phase.DISCARDING
+_TAKING = Phase.TAKING
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 
 
@@ -175,7 +179,7 @@ def after_last_discard(
         gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
     ) = ex  # fmt: skip
     if at + 1 != len(plan):
-        return None
+        return after_discard_end(state, ex, seat, bit, action)
     held = list(state._hand_masks)
     held[seat] ^= bit
     stock = state._stock_mask | bit
@@ -226,3 +230,161 @@ def first_lead(
     return leader
 
 
+
+
+def after_discard_end(
+    state: State, ex: Exchange, seat: int, bit: int, action: Action
+) -> State | None:
+    """Return the state after a discard step ends (its last discard ``bit``, or ``Done``
+    with ``bit`` 0) when the plan's last two steps follow: the stock turned up, then a
+    :class:`TakeStep` of ``"as_discarded"`` or ``"all"`` (``None`` otherwise: the general way).
+
+    What :meth:`DiscardStep.apply`, then :meth:`ExposeStep.start` and
+    :meth:`TakeStep.start` (a forced take, or asking the seat) and, when
+    nothing is left to choose, :func:`begin_play`, do.
+    """
+    (
+        declarer, contract, modifier, plan, at, _, called, giver,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    if at + 3 != len(plan) or plan[at + 1].__class__ is not ExposeStep:
+        return None
+    step = plan[at + 2]
+    if step.__class__ is not TakeStep:
+        return None
+    count = step.count
+    if count == "any":
+        return None
+    held = list(state._hand_masks)
+    held[seat] ^= bit
+    stock = state._stock_mask | bit
+    if bit:
+        put = list(discards)
+        put[seat] |= bit
+        discards = tuple(put)
+    laid = 0
+    for m in discards:
+        laid |= m
+    takeable = stock & ~laid
+    exposed |= takeable
+    history = state._history
+    length = len(history) + 1
+    starts = starts + (length, length)
+    role = step.role
+    taker = declarer if role is _DECLARER else role_seat(role, order, declarer)
+    if count == "all":
+        cards = takeable
+    else:
+        left = discards[taker].bit_count() - taken[taker].bit_count()
+        if left <= 0:
+            cards = 0
+        elif left >= takeable.bit_count():
+            cards = takeable
+        else:  # a choice to make: the taker is asked
+            record: Exchange = _tuple_new(Exchange, (
+                declarer, contract, modifier, plan, at + 2, 0, called, giver, gave_back,
+                exposed, discards, taken, drawn, starts, forced, order,
+                card_actions(TAKES, takeable),
+            ))  # fmt: skip
+            new = waiting_state(
+                state, _TAKING, taker, tuple(held), record, history + ((seat, action),)
+            )
+            new._stock_mask = stock
+            return new
+    if cards:
+        stock &= ~cards
+        held[taker] |= cards
+        got = list(taken)
+        got[taker] |= cards
+        taken = tuple(got)
+        forced += tuple([(length, at + 2, taker, a) for a in card_actions(TAKES, cards)])
+    rules = state._rules
+    leader = first_lead(rules, contract, modifier, order, declarer, held, stock)
+    record = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at + 3, 0, called, giver, gave_back, exposed,
+        discards, taken, drawn, starts, forced, order, (),
+    ))  # fmt: skip
+    s = state
+    return make_state(
+        rules, s._deal, _PLAYING, leader, tuple(held), stock, record, (), leader,
+        s._card_units_won, s._tricks_won, history + ((seat, action),), None,
+    )  # fmt: skip
+
+
+def after_done(state: State, ex: Exchange, step: DiscardStep, action: Action) -> State | None:
+    """Return the state after a legal ``Done`` that ends a discard step, when the stock is
+    turned up and taken from next (see :func:`after_discard_end`; ``None`` otherwise)."""
+    if step.as_taken or ex.moved < step.min_count:  # refused, or as_taken: the general way
+        return None
+    role = step.role
+    declarer = ex.declarer
+    seat = declarer if role is _DECLARER else role_seat(role, ex.order, declarer)
+    return after_discard_end(state, ex, seat, 0, action)
+
+
+def after_take(state: State, ex: Exchange, step: TakeStep, action: Any) -> State | None:
+    """Return the state after a legal ``Take`` that leaves the take open, or ends the
+    plan's last step (the play begins); ``None`` otherwise: the general way.
+
+    What :meth:`TakeStep.apply` (a forced take of the rest included), then its
+    ``legal_actions`` or :func:`begin_play`, do.
+    """
+    (
+        declarer, contract, modifier, plan, at, moved, called, giver,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    bit = 1 << action.card.index
+    stock = state._stock_mask
+    laid = 0
+    for m in discards:
+        laid |= m
+    if not stock & bit or laid & bit:  # refused: the general way says why
+        return None
+    role = step.role
+    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+    stock ^= bit
+    held = list(state._hand_masks)
+    held[seat] |= bit
+    got = list(taken)
+    got[seat] = mine = got[seat] | bit
+    moved += 1
+    takeable = stock & ~laid
+    history = state._history
+    count = step.count
+    if count == "as_discarded":
+        left = discards[seat].bit_count() - mine.bit_count()
+        if left and left == takeable.bit_count():  # forced: the rest at once
+            stock ^= takeable
+            held[seat] |= takeable
+            got[seat] |= takeable
+            length = len(history) + 1
+            forced += tuple([(length, at, seat, a) for a in card_actions(TAKES, takeable)])
+            left = 0
+        over = left == 0
+    else:
+        over = not takeable
+    entries = history + ((seat, action),)
+    s = state
+    if not over:
+        cards = card_actions(TAKES, takeable)
+        record: Exchange = _tuple_new(Exchange, (
+            declarer, contract, modifier, plan, at, moved, called, giver, gave_back, exposed,
+            discards, tuple(got), drawn, starts, forced, order,
+            _DONE_FIRST + cards if count == "any" else cards,
+        ))  # fmt: skip
+        return make_state(
+            s._rules, s._deal, s._phase, s._to_move, tuple(held), stock, record, (),
+            s._leader, s._card_units_won, s._tricks_won, entries, None,
+        )  # fmt: skip
+    if at + 1 != len(plan):
+        return None
+    rules = s._rules
+    leader = first_lead(rules, contract, modifier, order, declarer, held, stock)
+    record = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at + 1, moved, called, giver, gave_back, exposed,
+        discards, tuple(got), drawn, starts, forced, order, (),
+    ))  # fmt: skip
+    return make_state(
+        rules, s._deal, _PLAYING, leader, tuple(held), stock, record, (), leader,
+        s._card_units_won, s._tricks_won, entries, None,
+    )  # fmt: skip

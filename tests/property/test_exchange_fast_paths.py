@@ -11,7 +11,7 @@ from strategies import Playout, playouts
 
 import calabrasella as cb
 from calabrasella import _driver
-from calabrasella.actions import CALLS, GIVE_BACKS
+from calabrasella.actions import CALLS, DISCARDS, GIVE_BACKS, TAKES
 from calabrasella.rulesets import Work
 
 
@@ -82,4 +82,29 @@ def test_declining_to_raise_builds_what_the_working_copy_builds(playout: Playout
     for state, action in playout.steps():
         if state.phase is cb.Phase.RAISING:
             for attempt in (cb.Pass(), action):
+                assert cb.apply(state, attempt) == general_exchange(state, attempt)
+
+
+@given(playouts(), st.randoms(use_true_random=False))
+def test_every_exchange_action_builds_what_the_working_copy_builds(
+    playout: Playout, rng: random.Random
+) -> None:
+    """Any exchange action, legal or not (the end of a discard, a take, a done), gives the
+    same state or the same refusal both ways."""
+    for state, action in playout.steps():
+        if state.exchange is None or state.phase in (
+            cb.Phase.BIDDING, cb.Phase.PLAYING, cb.Phase.OVER, cb.Phase.DRAWING
+        ):  # fmt: skip
+            continue
+        tries: list[cb.Action] = [
+            cb.Done(), rng.choice(DISCARDS), rng.choice(TAKES), *state.exchange.legal[:1],
+            *state.exchange.legal[-1:]
+        ]
+        if type(action) is not cb.TurnStock:
+            tries.append(action)
+        for attempt in tries:
+            fast = error_of(cb.apply, state, attempt)
+            slow = error_of(general_exchange, state, attempt)
+            assert fast == slow
+            if fast == "no error":
                 assert cb.apply(state, attempt) == general_exchange(state, attempt)
