@@ -109,7 +109,7 @@ def after_call(state: State, ex: Exchange, action: Call) -> State | None:
             break
         giver += 1
     else:  # in the stock: nobody gives, and the give-back is skipped
-        return None
+        return _call_from_stock(state, ex, at + 1, action)
     declarer = ex.declarer
     held = list(hands)
     held[giver] ^= bit
@@ -127,6 +127,37 @@ def after_call(state: State, ex: Exchange, action: Call) -> State | None:
     return waiting_state(
         state, _GIVING_BACK, declarer, tuple(held), record, history + ((declarer, action),)
     )
+
+
+def _call_from_stock(state: State, ex: Exchange, at: int, action: Call) -> State | None:
+    """Return the state after a legal call of a stock card when a :class:`DiscardStep`
+    that asks follows the (skipped) give-back at ``at - 1`` (``None`` otherwise)."""
+    plan = ex.plan
+    if at >= len(plan) or plan[at].__class__ is not DiscardStep:
+        return None
+    step: DiscardStep = plan[at]  # type: ignore[assignment]
+    (
+        declarer, contract, modifier, _, _, _, _, giver,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
+    role = step.role
+    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+    if step.as_taken:
+        if not taken[seat]:  # skipped: the general way
+            return None
+        low = taken[seat].bit_count()
+    else:
+        low = step.min_count
+    hands = state._hand_masks
+    cards = card_actions(DISCARDS, hands[seat])
+    history = state._history
+    length = len(history) + 1
+    record: Exchange = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at, 0, action.card.index, giver, gave_back,
+        exposed, discards, taken, drawn, starts + (length, length), forced, order,
+        _DONE_FIRST + cards if low <= 0 else cards,
+    ))  # fmt: skip
+    return waiting_state(state, _DISCARDING, seat, hands, record, history + ((declarer, action),))
 
 
 def after_give_back(state: State, ex: Exchange, action: GiveBack) -> State | None:
