@@ -19,8 +19,11 @@ from ._exchange_paths import (
     after_give_back,
     after_last_discard,
     after_no_raise,
+    after_raise,
     after_take,
+    after_take_done,
     first_lead,
+    run_steps,
     waiting_state,
 )
 from .actions import (
@@ -37,6 +40,7 @@ from .actions import (
     GiveBack,
     OutOfTurn,
     Pass,
+    Raise,
     Revoke,
     Take,
     TurnStock,
@@ -136,6 +140,13 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
             (len(history),), (), state._deal.order, (PASS, *[RAISES[m] for m in step.choices]),
         ))  # fmt: skip
         return waiting_state(state, _RAISING, declarer, state._hand_masks, record, history)
+    fields = [
+        declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
+        zeros, zeros, zeros, (), (), state._deal.order, (),
+    ]  # fmt: skip
+    new = run_steps(state, fields, list(state._hand_masks), state._stock_mask, history)
+    if new is not None:
+        return new
     exchange: Exchange = _tuple_new(Exchange, (
         declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (), state._deal.order, (),
@@ -164,6 +175,10 @@ def apply_exchange(state: State, action: Action) -> State:
         new = after_take(state, ex, step, action)  # type: ignore[arg-type]
     elif cls is Done and kind is DiscardStep:
         new = after_done(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Raise and kind is RaiseStep:
+        new = after_raise(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Done and kind is TakeStep:
+        new = after_take_done(state, ex, step, action)  # type: ignore[arg-type]
     if new is not None:
         return new
     work = work_of(state)

@@ -17,7 +17,16 @@ from .errors import RulesetError
 from .phases import Phase
 from .rulesets.base import Ruleset
 from .rulesets.protocol import _DECLARER, card_actions, role_seat
-from .rulesets.steps import DiscardStep, Exchange, ExposeStep, GiveBackStep, TakeStep
+from .rulesets.steps import (
+    DiscardStep,
+    DrawStep,
+    Exchange,
+    ExposeStep,
+    GiveBackStep,
+    RaiseStep,
+    TakeStep,
+    _draw_outcomes,
+)
 from .state import State, make_state
 
 __all__ = [
@@ -27,8 +36,11 @@ __all__ = [
     "after_give_back",
     "after_last_discard",
     "after_no_raise",
+    "after_raise",
     "after_take",
+    "after_take_done",
     "first_lead",
+    "run_steps",
     "waiting_state",
 ]
 
@@ -38,6 +50,7 @@ _PLAYING = Phase.PLAYING
 _GIVING_BACK = Phase.GIVING_BACK
 _DISCARDING = Phase.DISCARDING
 _TAKING = Phase.TAKING
+_DRAWING = Phase.DRAWING
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 
 
@@ -96,10 +109,10 @@ def after_call(state: State, ex: Exchange, action: Call) -> State | None:
     What :meth:`CallStep.apply`, then the give-back's ``start`` and
     ``legal_actions``, do.
     """
+    if action not in ex.legal:
+        return None
     plan = ex.plan
     at = ex.step + 1
-    if at >= len(plan) or plan[at].__class__ is not GiveBackStep or action not in ex.legal:
-        return None
     card = action.card.index
     bit = 1 << card
     hands = state._hand_masks
@@ -108,9 +121,20 @@ def after_call(state: State, ex: Exchange, action: Call) -> State | None:
         if hand & bit:
             break
         giver += 1
-    else:  # in the stock: nobody gives, and the give-back is skipped
-        return _call_from_stock(state, ex, at + 1, action)
+    else:
+        giver = -1
     declarer = ex.declarer
+    if at >= len(plan) or plan[at].__class__ is not GiveBackStep:  # the next steps start
+        fields: list[Any] = list(ex)
+        held = list(hands)
+        if giver >= 0:
+            held[giver] ^= bit
+            held[declarer] |= bit
+        fields[4], fields[6], fields[7] = at, card, giver
+        entries = state._history + ((declarer, action),)
+        return run_steps(state, fields, held, state._stock_mask, entries)
+    if giver < 0:  # in the stock: nobody gives, and the give-back is skipped
+        return _call_from_stock(state, ex, at + 1, action)
     held = list(hands)
     held[giver] ^= bit
     held[declarer] |= bit
@@ -407,8 +431,10 @@ def after_take(state: State, ex: Exchange, step: TakeStep, action: Any) -> State
             s._rules, s._deal, s._phase, s._to_move, tuple(held), stock, record, (),
             s._leader, s._card_units_won, s._tricks_won, entries, None,
         )  # fmt: skip
-    if at + 1 != len(plan):
-        return None
+    if at + 1 != len(plan):  # the next steps start
+        fields: list[Any] = list(ex)
+        fields[4], fields[5], fields[11], fields[14] = at + 1, moved, tuple(got), forced
+        return run_steps(state, fields, held, stock, entries)
     rules = s._rules
     leader = first_lead(rules, contract, modifier, order, declarer, held, stock)
     record = _tuple_new(Exchange, (
@@ -418,4 +444,142 @@ def after_take(state: State, ex: Exchange, step: TakeStep, action: Any) -> State
     return make_state(
         rules, s._deal, _PLAYING, leader, tuple(held), stock, record, (), leader,
         s._card_units_won, s._tricks_won, entries, None,
+    )  # fmt: skip
+
+
+def after_take_done(state: State, ex: Exchange, step: TakeStep, action: Action) -> State | None:
+    """Return the state after ``Done`` ends a take of ``"any"`` (``None`` otherwise: the
+    general way); the next steps start as :func:`run_steps` starts them."""
+    if step.count != "any":
+        return None
+    role = step.role
+    declarer = ex.declarer
+    seat = declarer if role is _DECLARER else role_seat(role, ex.order, declarer)
+    fields: list[Any] = list(ex)
+    fields[4] = ex.step + 1
+    entries = state._history + ((seat, action),)
+    return run_steps(state, fields, list(state._hand_masks), state._stock_mask, entries)
+
+
+def after_raise(state: State, ex: Exchange, step: RaiseStep, action: Any) -> State | None:
+    """Return the state after a legal raise (``None`` otherwise: the general way): the
+    ruleset's steps for it go in after the raise, and start as :func:`run_steps` starts them.
+
+    What :meth:`RaiseStep.apply`, then the driver, do.
+    """
+    if action not in ex.legal:
+        return None
+    modifier = action.modifier
+    extra = state._rules.raise_plan(modifier)
+    plan = ex.plan
+    at = ex.step + 1
+    fields: list[Any] = list(ex)
+    fields[2], fields[3], fields[4] = modifier, (*plan[:at], *extra, *plan[at:]), at
+    entries = state._history + ((ex.declarer, action),)
+    return run_steps(state, fields, list(state._hand_masks), state._stock_mask, entries)
+
+
+def run_steps(
+    state: State,
+    fields: list[Any],
+    held: list[int],
+    stock: int,
+    history: tuple[tuple[int, Action], ...],
+) -> State | None:
+    """Start the plan's steps from ``fields[4]`` until one waits or the play begins, and
+    return the state; ``None`` when a step is not one this knows (the general way).
+
+    ``fields`` are the exchange record's, as a list (changed here), ``held``
+    the hands and ``stock`` the stock after the action, ``history`` with the
+    action's entry. What :func:`~calabrasella._driver.advance` does with the
+    built-in steps' ``start`` and ``legal_actions``: a turned-up stock, a
+    take with no choice, a skipped give-back or discard; a call, a raise, a
+    forced draw, or a step of any other class, go the general way.
+    """
+    (
+        declarer, contract, modifier, plan, at, moved, called, giver,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = fields  # fmt: skip
+    length = len(state._history) + 1
+    laid = 0
+    for m in discards:
+        laid |= m
+    phase: Phase = _PLAYING
+    seat = -1
+    legal: tuple[Action, ...] = ()
+    while at < len(plan):
+        step = plan[at]
+        kind = step.__class__
+        moved = 0
+        starts += (length,)
+        if kind is ExposeStep:
+            exposed |= stock & ~laid
+        elif kind is TakeStep:
+            role = step.role
+            seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+            takeable = stock & ~laid
+            count = step.count
+            if count == "all":
+                cards: int | None = takeable
+            elif count == "as_discarded":
+                left = discards[seat].bit_count() - taken[seat].bit_count()
+                cards = 0 if left <= 0 else takeable if left >= takeable.bit_count() else None
+            else:
+                cards = None if takeable else 0
+            if cards is None:
+                phase = _TAKING
+                legal = card_actions(TAKES, takeable)
+                if count == "any":
+                    legal = _DONE_FIRST + legal
+                break
+            if cards:
+                stock &= ~cards
+                held[seat] |= cards
+                got = list(taken)
+                got[seat] |= cards
+                taken = tuple(got)
+                forced += tuple([(length, at, seat, a) for a in card_actions(TAKES, cards)])
+        elif kind is DiscardStep:
+            role = step.role
+            seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+            if step.as_taken:
+                low = taken[seat].bit_count()
+                if not low:  # it took nothing: skipped
+                    at += 1
+                    continue
+            else:
+                low = step.min_count
+            phase = _DISCARDING
+            legal = card_actions(DISCARDS, held[seat])
+            if low <= 0:
+                legal = _DONE_FIRST + legal
+            break
+        elif kind is GiveBackStep:
+            if giver >= 0:
+                phase, seat = _GIVING_BACK, declarer
+                legal = card_actions(GIVE_BACKS, held[declarer] & ~(1 << called if called >= 0 else 0))
+                break
+        elif kind is DrawStep:
+            count = step.count
+            if count <= 0 or count >= stock.bit_count():  # forced or empty: the general way
+                return None
+            phase = _DRAWING
+            legal = _draw_outcomes(stock, count)
+            break
+        else:
+            return None
+        at += 1
+    rules = state._rules
+    if phase is _PLAYING:
+        seat = leader = first_lead(rules, contract, modifier, order, declarer, held, stock)
+    else:
+        leader = state._leader
+    record: Exchange = _tuple_new(Exchange, (
+        declarer, contract, modifier, plan, at, moved, called, giver, gave_back, exposed,
+        discards, taken, drawn, starts, forced, order, legal,
+    ))  # fmt: skip
+    s = state
+    return make_state(
+        rules, s._deal, phase, None if phase is _DRAWING else seat, tuple(held), stock,
+        record, (), leader, s._card_units_won, s._tricks_won, history, None,
     )  # fmt: skip
