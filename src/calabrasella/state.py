@@ -39,6 +39,7 @@ HistoryEntry = tuple[int, Action]
 _OVER = Phase.OVER
 _PLAYING = Phase.PLAYING
 _DRAWING = Phase.DRAWING
+_build_view = views.build_view
 
 
 class State:
@@ -303,7 +304,7 @@ class State:
         """
         if type(seat) is not int or not 0 <= seat < len(self._hand_masks):
             raise SeatError(seat, len(self._hand_masks))
-        return views.build_view(self, seat)
+        return _build_view(self, seat)
 
     # --- value semantics -----------------------------------------------------------
 

@@ -251,13 +251,9 @@ def build_view(state: State, seat: int) -> View:
     """
     ex = state._exchange
     phase = state._phase
-    if (
-        ex is None
-        or (phase is not _PLAYING and phase is not _OVER)
-        or state._rules._play == PLAY_TABLE
-    ):
+    play = state._rules._play
+    if ex is None or (phase is not _PLAYING and phase is not _OVER) or play == PLAY_TABLE:
         return _general_view(state, seat)
-    over = phase is _OVER
     history = state._history
     trick = state._trick_cards
     entry = _MEMO.get(id(ex))
@@ -266,7 +262,7 @@ def build_view(state: State, seat: int) -> View:
         cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
         part = _play_part(state, ex, seat, cut)
     fixed, prefix, cut, start = part
-    hands = state._hand_masks
+    hand = state._hand_masks[seat]
     to_move = state._to_move
     leader = state._leader
     d = fixed.copy()
@@ -275,25 +271,29 @@ def build_view(state: State, seat: int) -> View:
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
     # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__)
+    # (the plays only, unless the seat saw the whole history: no hidden card in a view)
     d[_PENDING] = (
-        hands[seat], trick, leader, state._deal.next_seat, prefix,
+        hand, trick, leader, state._deal.next_seat, prefix,
         history if prefix is None else history[cut:], start,
     )  # fmt: skip
-    if over:
+    if phase is _OVER:
         d["phase"] = _OVER
         d["final_stock"] = _cardset(state._stock_mask)
         d["result"] = state._result
     elif to_move == seat:
-        if trick and state._rules._play == PLAY_FOLLOW:
-            suit = trick[0] // 10
-            in_suit = hands[seat] >> (10 * suit) & 1023
-            d["legal_actions"] = (
-                _SUIT_PLAYS[suit][in_suit] if in_suit else legal.legal_actions(state)
-            )
-        else:
+        sp = _SUIT_PLAYS
+        if play != PLAY_FOLLOW:
             d["legal_actions"] = legal.legal_actions(state)
+        elif trick and hand >> (10 * (trick[0] // 10)) & 1023:
+            suit = trick[0] // 10
+            d["legal_actions"] = sp[suit][hand >> (10 * suit) & 1023]
+        else:  # a lead, or a seat void in the suit led: any card
+            d["legal_actions"] = (
+                sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023]
+                + sp[3][hand >> 30]
+            )  # fmt: skip
     new = _new(View)
-    _set(new, "__dict__", d)
+    _set_dict(new, d)
     return new
 
 
@@ -436,6 +436,7 @@ _NO_EXCHANGE: dict[str, Any] = {
 }
 _new = object.__new__
 _set = object.__setattr__
+_set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
 _Part = tuple[dict[str, Any], _Entries]
 
