@@ -80,6 +80,7 @@ __all__ = [
 ]
 
 _UNITS = _bits.UNITS
+_SUIT_UNITS = _bits._SUIT_UNITS
 _tuple_new = tuple.__new__
 _new = object.__new__
 _PLAYING = Phase.PLAYING
@@ -331,52 +332,53 @@ def forget(state: State) -> None:
 
 
 def finish(state: State, last: int, *, abandoned: bool = False) -> State:
-    """Return ``state`` (the last trick just won by ``last``) with the deal scored and over."""
+    """Return ``state`` (the last trick just won by ``last``) with the deal scored and over.
+
+    ``state`` is one the caller has just made for this action and shown to
+    nobody: it is completed in place (the phase, the mover and the result).
+    """
     ex = state._exchange
     assert ex is not None
     declarer = ex.declarer
     won = state._card_units_won
     tricks = state._tricks_won
+    rules = state._rules
     revokes = [0, 0]  # the declarer's, the adversaries'
-    if state._rules._play == PLAY_TABLE:
+    if rules._play == PLAY_TABLE:
         for who, action in state._history:
             if action.__class__ is Revoke:
                 revokes[who != declarer] += 1
-    stock_units = _bits.units(state._stock_mask)
+    stock = state._stock_mask
+    stock_units = _SUIT_UNITS[stock & 1023] + _SUIT_UNITS[stock >> 10 & 1023] + (
+        _SUIT_UNITS[stock >> 20 & 1023] + _SUIT_UNITS[stock >> 30 & 1023]
+    )
     declarer_cards = won[declarer]
     adversary_cards = sum(won) - declarer_cards
     if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
         declarer_cards = 32 - stock_units - adversary_cards
-    rules = state._rules
-    players = len(state._hand_masks)
-    dealer = state._deal.dealer
     contract, modifier = ex.contract, ex.modifier
-    declarer_last = last == declarer
     declarer_tricks = tricks[declarer]
-    adversary_tricks = sum(tricks) - declarer_tricks
     key = (
-        id(rules), players, dealer, declarer, id(contract), id(modifier), declarer_cards,
-        adversary_cards, stock_units, declarer_last, declarer_tricks, adversary_tricks,
-        revokes[0], revokes[1], abandoned,
+        id(rules), len(state._hand_masks), state._deal.dealer, declarer, id(contract), id(modifier),
+        declarer_cards, adversary_cards, stock_units, last == declarer, declarer_tricks,
+        sum(tricks) - declarer_tricks, revokes[0], revokes[1], abandoned,
     )  # fmt: skip
     known = _SCORES.get(key)
     if known is not None and known[0] is rules:
         result = known[1]
     else:
         tally = make_tally(
-            players, dealer, declarer, contract, modifier, declarer_cards, adversary_cards,
-            stock_units, declarer_last, declarer_tricks, adversary_tricks, revokes[0],
-            revokes[1], abandoned,
+            key[1], key[2], declarer, contract, modifier, declarer_cards, adversary_cards,
+            stock_units, key[9], declarer_tricks, key[11], revokes[0], revokes[1], abandoned,
         )  # fmt: skip
         result = rules.score(tally)
         if len(_SCORES) >= _SCORES_SIZE:
             _SCORES.clear()
         _SCORES[key] = (rules, result)
-    s = state
-    return make_state(
-        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange,
-        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, result,
-    )  # fmt: skip
+    state._phase = _OVER
+    state._to_move = None
+    state._result = result
+    return state
 
 
 # --- table mode: irregular actions --------------------------------------------------
