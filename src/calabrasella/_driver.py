@@ -49,7 +49,7 @@ from .cards import _cardset
 from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE, Ruleset
-from .rulesets.protocol import _DECLARER, card_actions, role_seat
+from .rulesets.protocol import _DECLARER, Role, card_actions
 from .rulesets.steps import (
     CallStep,
     DiscardStep,
@@ -93,6 +93,7 @@ _DISCARDING = Phase.DISCARDING
 _RAISING = Phase.RAISING
 _FULL = _bits.FULL
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
+_SECOND = Role.SECOND
 #: The irregular actions of table mode, by class.
 IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
 
@@ -201,7 +202,12 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
     """
     role = step.role
     declarer = ex.declarer
-    seat = declarer if role is _DECLARER else role_seat(role, ex.order, declarer)
+    if role is _DECLARER:
+        seat = declarer
+    else:  # the next active seat after the declarer, or the one after that (role_seat)
+        seat = state._deal.next_seat[declarer]
+        if role is _SECOND:
+            seat = state._deal.next_seat[seat]
     if step.as_taken:
         low = high = ex.taken[seat].bit_count()
     else:

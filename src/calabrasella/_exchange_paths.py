@@ -303,13 +303,13 @@ def after_discard_end(
         gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
     ) = ex  # fmt: skip
     if at + 3 != len(plan) or plan[at + 1].__class__ is not ExposeStep:
-        return None
+        return _discard_then_steps(state, ex, seat, bit, action)
     step = plan[at + 2]
     if step.__class__ is not TakeStep:
-        return None
+        return _discard_then_steps(state, ex, seat, bit, action)
     count = step.count
     if count == "any":
-        return None
+        return _discard_then_steps(state, ex, seat, bit, action)
     held = list(state._hand_masks)
     held[seat] ^= bit
     stock = state._stock_mask | bit
@@ -364,6 +364,24 @@ def after_discard_end(
         rules, s._deal, _PLAYING, leader, tuple(held), stock, record, (), leader,
         s._card_units_won, s._tricks_won, history + ((seat, action),), None,
     )  # fmt: skip
+
+
+def _discard_then_steps(
+    state: State, ex: Exchange, seat: int, bit: int, action: Action
+) -> State | None:
+    """Return the state after a discard step ends (its last discard ``bit``, or ``Done``
+    with ``bit`` 0), the next steps started by :func:`run_steps` (``None``: the general way)."""
+    fields: list[Any] = list(ex)
+    held = list(state._hand_masks)
+    held[seat] ^= bit
+    if bit:
+        put = list(ex.discards)
+        put[seat] |= bit
+        fields[10] = tuple(put)
+        fields[5] = ex.moved + 1
+    fields[4] = ex.step + 1
+    entries = state._history + ((seat, action),)
+    return run_steps(state, fields, held, state._stock_mask | bit, entries)
 
 
 def after_done(state: State, ex: Exchange, step: DiscardStep, action: Action) -> State | None:
