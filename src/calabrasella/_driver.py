@@ -16,6 +16,7 @@ from ._auction import Position
 from ._exchange_paths import (
     after_call,
     after_done,
+    after_draw,
     after_give_back,
     after_last_discard,
     after_no_raise,
@@ -37,6 +38,7 @@ from .actions import (
     Call,
     Discard,
     Done,
+    Draw,
     GiveBack,
     OutOfTurn,
     Pass,
@@ -53,6 +55,7 @@ from .rulesets.protocol import _DECLARER, Role, card_actions
 from .rulesets.steps import (
     CallStep,
     DiscardStep,
+    DrawStep,
     Exchange,
     GiveBackStep,
     RaiseStep,
@@ -177,6 +180,8 @@ def apply_exchange(state: State, action: Action) -> State:
         new = after_take(state, ex, step, action)  # type: ignore[arg-type]
     elif cls is Done and kind is DiscardStep:
         new = after_done(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Draw and kind is DrawStep:
+        new = after_draw(state, ex, step, action)  # type: ignore[arg-type]
     elif cls is Raise and kind is RaiseStep:
         new = after_raise(state, ex, step, action)  # type: ignore[arg-type]
     elif cls is Done and kind is TakeStep:

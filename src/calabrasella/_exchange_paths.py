@@ -25,6 +25,7 @@ from .rulesets.steps import (
     GiveBackStep,
     RaiseStep,
     TakeStep,
+    _draw,
     _draw_outcomes,
 )
 from .state import State, make_state
@@ -33,6 +34,7 @@ __all__ = [
     "after_call",
     "after_discard_end",
     "after_done",
+    "after_draw",
     "after_give_back",
     "after_last_discard",
     "after_no_raise",
@@ -479,6 +481,28 @@ def after_take_done(state: State, ex: Exchange, step: TakeStep, action: Action) 
     return run_steps(state, fields, list(state._hand_masks), state._stock_mask, entries)
 
 
+def after_draw(state: State, ex: Exchange, step: DrawStep, action: Any) -> State | None:
+    """Return the state after a legal draw (``None`` otherwise: the general way); the next
+    steps start as :func:`run_steps` starts them. What :meth:`DrawStep.apply`, then the
+    driver, do."""
+    cards = action.cards.mask
+    stock = state._stock_mask
+    if cards & ~stock or cards.bit_count() != step.count:  # refused: the general way says why
+        return None
+    role = step.role
+    declarer = ex.declarer
+    seat = declarer if role is _DECLARER else role_seat(role, ex.order, declarer)
+    held = list(state._hand_masks)
+    held[seat] |= cards
+    fields: list[Any] = list(ex)
+    got = list(ex.drawn)
+    got[seat] |= cards
+    fields[12] = tuple(got)
+    fields[4] = ex.step + 1
+    entries = state._history + ((seat, action),)
+    return run_steps(state, fields, held, stock & ~cards, entries)
+
+
 def after_raise(state: State, ex: Exchange, step: RaiseStep, action: Any) -> State | None:
     """Return the state after a legal raise (``None`` otherwise: the general way): the
     ruleset's steps for it go in after the raise, and start as :func:`run_steps` starts them.
@@ -579,11 +603,20 @@ def run_steps(
                 break
         elif kind is DrawStep:
             count = step.count
-            if count <= 0 or count >= stock.bit_count():  # forced or empty: the general way
-                return None
-            phase = _DRAWING
-            legal = _draw_outcomes(stock, count)
-            break
+            if count >= stock.bit_count():  # no chance left: the whole stock, for him
+                role = step.role
+                seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+                held[seat] |= stock
+                got = list(drawn)
+                got[seat] |= stock
+                drawn = tuple(got)
+                if stock:
+                    forced += ((length, at, seat, _draw(stock)),)
+                stock = 0
+            elif count > 0:
+                phase = _DRAWING
+                legal = _draw_outcomes(stock, count)
+                break
         else:
             return None
         at += 1
