@@ -37,6 +37,7 @@ from .actions import (
     TurnStock,
 )
 from .cards import DECK, Card, CardSet, _cardset
+from .errors import SeatError
 from .phases import Phase
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange, GiveBackStep
@@ -238,17 +239,18 @@ class View:
 
 
 def build_view(state: State, seat: int) -> View:
-    """Return what ``seat`` may know of ``state`` (the caller checked both).
+    """Return what ``seat`` may know of this state (see :class:`calabrasella.View`).
 
-    The public entry points are :meth:`calabrasella.State.view` and
-    :func:`calabrasella.view`.
-
-    In the play (and at its end) the exchange never changes, and every state
-    of the play shares one exchange record: the fields that stay the same for
-    the whole play, and the seat's history up to the play as it saw it, are
-    worked out the first time and kept (see :data:`_MEMO`); each view copies
-    them and sets what the play changes.
+    Raises:
+        SeatError: ``seat`` is not a seat at this table.
     """
+    # It is State.view itself (one call less). In the play (and at its end) the
+    # exchange never changes, and every state of the play shares one exchange
+    # record: the fields that stay the same for the whole play, and the seat's
+    # history up to the play as it saw it, are worked out the first time and
+    # kept (see _MEMO); each view copies them and sets what the play changes.
+    if type(seat) is not int or not 0 <= seat < len(state._hand_masks):
+        raise SeatError(seat, len(state._hand_masks))
     ex = state._exchange
     phase = state._phase
     play = state._rules._play
