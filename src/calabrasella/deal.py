@@ -208,18 +208,22 @@ def _shuffle_and_deal(
     n = rules.players
     if type(dealer) is not int or not 0 <= dealer < n:
         raise SeatError(dealer, n)
-    pack = _PACK[:]
+    getters = _dealt(dealer, n, rules.packet)
     if rng.__class__ is _Random:  # random.Random.shuffle, inline: the same draws, the same order
+        pack = _BITS[:]  # each card as its bit: a hand is the sum of its cards
         getrandbits = rng.getrandbits
         for i, k in _SHUFFLE_STEPS:
             j = getrandbits(k)
             while j > i:
                 j = getrandbits(k)
             pack[i], pack[j] = pack[j], pack[i]
-    else:  # a subclass, or another generator: its own shuffle
-        rng.shuffle(pack)
+        hands = tuple([sum(get(pack)) if get else 0 for get in getters])
+        stock = pack[36] | pack[37] | pack[38] | pack[39]
+        return _trusted_deal(dealer, hands, stock), hands, stock
+    pack = _PACK[:]  # a subclass, or another generator: its own shuffle of the cards
+    rng.shuffle(pack)
     bit = _BIT.__getitem__
-    hands = tuple([sum(map(bit, get(pack))) if get else 0 for get in _dealt(dealer, n, rules.packet)])
+    hands = tuple([sum(map(bit, get(pack))) if get else 0 for get in getters])
     stock = bit(pack[36]) | bit(pack[37]) | bit(pack[38]) | bit(pack[39])
     return _trusted_deal(dealer, hands, stock), hands, stock
 
@@ -244,6 +248,7 @@ def _dealt(dealer: int, players: int, packet: int) -> tuple[Optional[Callable[[l
 
 
 _BIT = tuple(1 << i for i in range(40))
+_BITS = list(_BIT)
 _PLACES: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
 
 
