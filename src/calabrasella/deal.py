@@ -16,7 +16,7 @@ import attrs
 
 from . import _bits
 from ._auction import root
-from .cards import CardLike, CardSet, _cardset
+from .cards import CardLike, CardSet
 from .errors import RecordError, RulesetError, SeatError, SeedError
 from .phases import Phase
 from .rulesets.base import Ruleset
@@ -119,15 +119,29 @@ def _geometry(dealer: int, players: int) -> tuple[tuple[int, int, int], tuple[in
     return known
 
 
+# The slots' own setters: a frozen class's fields set without the name lookup
+# of object.__setattr__ (the engine deals often).
+_SET_DEALER, _SET_HANDS, _SET_STOCK, _SET_ORDER, _SET_NEXT = (
+    Deal.__dict__[name].__set__ for name in ("dealer", "hands", "stock", "order", "next_seat")
+)
+_SET_MASK = CardSet.__dict__["mask"].__set__
+
+
+def _fast_cardset(mask: int) -> CardSet:
+    cs = _new(CardSet)
+    _SET_MASK(cs, mask)
+    return cs
+
+
 def _trusted_deal(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
     """Return a deal the engine made itself (no validation)."""
     deal = _new(Deal)
     order, next_seat = _geometry(dealer, len(hands))
-    _set(deal, "dealer", dealer)
-    _set(deal, "hands", tuple([_cardset(h) for h in hands]))
-    _set(deal, "stock", _cardset(stock))
-    _set(deal, "order", order)
-    _set(deal, "next_seat", next_seat)
+    _SET_DEALER(deal, dealer)
+    _SET_HANDS(deal, tuple([_fast_cardset(h) for h in hands]))
+    _SET_STOCK(deal, _fast_cardset(stock))
+    _SET_ORDER(deal, order)
+    _SET_NEXT(deal, next_seat)
     return deal
 
 
