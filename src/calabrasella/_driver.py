@@ -124,6 +124,11 @@ def work_of(state: State) -> Work:
     return w
 
 
+# A raise step's legal actions by the step (a frozen value): what its
+# legal_actions lists, made once (a modifier's hash is dear).
+_RAISE_LEGAL: dict[int, tuple[RaiseStep, tuple[Action, ...]]] = {}
+
+
 def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action], ...]) -> State:
     """Return the state after the auction's last call: the exchange runs to its first decision."""
     declarer, contract = won.won  # type: ignore[misc]
@@ -140,9 +145,14 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
             return waiting_state(state, _CALLING, declarer, state._hand_masks, record, history)
     elif plan and plan[0].__class__ is RaiseStep:  # solissimo: the declarer may raise
         step: RaiseStep = plan[0]
+        known = _RAISE_LEGAL.get(id(step))
+        if known is None or known[0] is not step:
+            if len(_RAISE_LEGAL) >= 64:
+                _RAISE_LEGAL.clear()
+            known = _RAISE_LEGAL[id(step)] = (step, (PASS, *[RAISES[m] for m in step.choices]))
         record = _tuple_new(Exchange, (
             declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
-            (len(history),), (), state._deal.order, (PASS, *[RAISES[m] for m in step.choices]),
+            (len(history),), (), state._deal.order, known[1],
         ))  # fmt: skip
         return waiting_state(state, _RAISING, declarer, state._hand_masks, record, history)
     fields = [
