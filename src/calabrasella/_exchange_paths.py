@@ -231,12 +231,12 @@ def after_last_discard(
 ) -> State | None:
     """Return the state after a discard that ends the last step of the plan: the play
     begins (``None`` when more steps follow: the general way)."""
+    if ex.step + 1 != len(ex.plan):
+        return after_discard_end(state, ex, seat, bit, action)
     (
         declarer, contract, modifier, plan, at, _, called, giver,
         gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
     ) = ex  # fmt: skip
-    if at + 1 != len(plan):
-        return after_discard_end(state, ex, seat, bit, action)
     held = list(state._hand_masks)
     held[seat] ^= bit
     stock = state._stock_mask | bit
@@ -300,18 +300,21 @@ def after_discard_end(
     :meth:`TakeStep.start` (a forced take, or asking the seat) and, when
     nothing is left to choose, :func:`begin_play`, do.
     """
-    (
-        declarer, contract, modifier, plan, at, _, called, giver,
-        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
-    ) = ex  # fmt: skip
-    if at + 3 != len(plan) or plan[at + 1].__class__ is not ExposeStep:
-        return _discard_then_steps(state, ex, seat, bit, action)
-    step = plan[at + 2]
-    if step.__class__ is not TakeStep:
+    plan = ex.plan
+    at = ex.step
+    step = plan[at + 2] if at + 3 == len(plan) else None
+    if (
+        step is None
+        or plan[at + 1].__class__ is not ExposeStep
+        or step.__class__ is not TakeStep
+        or step.count == "any"
+    ):
         return _discard_then_steps(state, ex, seat, bit, action)
     count = step.count
-    if count == "any":
-        return _discard_then_steps(state, ex, seat, bit, action)
+    (
+        declarer, contract, modifier, _, _, _, called, giver,
+        gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
+    ) = ex  # fmt: skip
     held = list(state._hand_masks)
     held[seat] ^= bit
     stock = state._stock_mask | bit
