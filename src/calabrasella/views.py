@@ -347,9 +347,8 @@ def _general_view(state: State, seat: int) -> View:
             while plays < len(history) and history[-1 - plays][1].__class__ in _PLAY_KINDS:
                 plays += 1
         cut = len(history) - plays
-        fixed = _exchange_part(ex, seat, history, cut)
-        d.update(fixed[0])
-        d["history"] = fixed[1] + history[cut:] if plays else fixed[1]
+        entries = _exchange_part(d, ex, seat, history, cut)
+        d["history"] = entries + history[cut:] if plays else entries
         d["final_stock"] = _cardset(state._stock_mask) if over else None
     new = _new(View)
     _set(new, "__dict__", d)
@@ -382,8 +381,6 @@ _MEMO_SIZE = 256
 def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     """Work out and keep ``seat``'s part of the views of a play (see :data:`_MEMO`)."""
     history = state._history
-    fields, entries = _exchange_part(ex, seat, history, cut)
-    plain = len(entries) == cut and all(a is b for a, b in zip(entries, history))
     fixed: dict[str, Any] = {
         "rules": state._rules,
         "seat": seat,
@@ -391,7 +388,6 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "phase": _PLAYING,
         "to_move": None,
         "stock_size": state._stock_mask.bit_count(),
-        **fields,
         "leader": None,
         "tricks_won": None,
         "card_units_won": None,
@@ -399,6 +395,8 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
+    entries = _exchange_part(fixed, ex, seat, history, cut)
+    plain = len(entries) == cut and all(a is b for a, b in zip(entries, history))
     # each seat's cards when the play began (none for a dealer sitting out)
     start = [h.bit_count() + (sum(state._tricks_won) if h or s in state._deal.order else 0)
              for s, h in enumerate(state._hand_masks)]  # fmt: skip
@@ -440,34 +438,33 @@ _new = object.__new__
 _set = object.__setattr__
 _set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
-_Part = tuple[dict[str, Any], _Entries]
 
 
 def _exchange_part(
+    d: dict[str, Any],
     ex: Exchange,
     seat: int,
     history: tuple[tuple[int, Action], ...],
     cut: int,
-) -> _Part:
-    """Return the view fields the exchange decides for ``seat``, and the redacted
-    history before the play.
+) -> _Entries:
+    """Put the view fields the exchange decides for ``seat`` into ``d``; return the
+    redacted history before the play.
 
     The card given back is shown to ``seat`` when the give-back step's entry is.
     """
-    entries, given_back = _redact(ex, history, cut, seat)
-    fields = {
-        "declarer": ex.declarer,
-        "contract": ex.contract,
-        "modifier": ex.modifier,
-        "called": DECK[ex.called] if ex.called >= 0 else None,
-        "giver": ex.giver if ex.giver >= 0 else None,
-        "given_back": given_back,
-        "exposed": _cardset(ex.exposed) if ex.exposed else _EMPTY,
-        "discards": _cardset(ex.discards[seat]) if ex.discards[seat] else _EMPTY,
-        "drawn": _cardset(ex.drawn[seat]) if ex.drawn[seat] else _EMPTY,
-        "forced_moves": redacted_forced(ex, seat) if ex.forced else (),
-    }
-    return fields, entries
+    entries, d["given_back"] = _redact(ex, history, cut, seat)
+    d["declarer"] = ex.declarer
+    d["contract"] = ex.contract
+    d["modifier"] = ex.modifier
+    d["called"] = DECK[ex.called] if ex.called >= 0 else None
+    d["giver"] = ex.giver if ex.giver >= 0 else None
+    d["exposed"] = _cardset(ex.exposed) if ex.exposed else _EMPTY
+    mask = ex.discards[seat]
+    d["discards"] = _cardset(mask) if mask else _EMPTY
+    mask = ex.drawn[seat]
+    d["drawn"] = _cardset(mask) if mask else _EMPTY
+    d["forced_moves"] = redacted_forced(ex, seat) if ex.forced else ()
+    return entries
 
 
 def redacted_history(ex: Exchange, entries: tuple[tuple[int, Action], ...], seat: int) -> _Entries:
