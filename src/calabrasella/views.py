@@ -50,6 +50,7 @@ __all__ = ["Hidden", "View", "build_view"]
 
 _PLAYING = Phase.PLAYING
 _OVER = Phase.OVER
+_BIDDING = Phase.BIDDING
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
@@ -313,6 +314,11 @@ def _general_view(state: State, seat: int) -> View:
         actions: tuple[Action, ...] = ()
     elif ex is not None and phase is not _PLAYING and not over and rules._play != PLAY_TABLE:
         actions = ex.legal  # the exchange's, listed when the state was built
+    elif phase is _BIDDING:  # the auction position's (kept on the state when the engine built it)
+        try:
+            actions = state._auction.legal
+        except AttributeError:
+            actions = legal.legal_actions(state)
     else:
         actions = legal.legal_actions(state)
     d: dict[str, Any] = {
