@@ -56,6 +56,15 @@ _DRAWING = Phase.DRAWING
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 
 
+def _listed(action: Action, legal: tuple[Action, ...]) -> bool:
+    """Tell whether ``action`` is one of ``legal``: the shared instance the engine lists
+    is found by identity, before any ``==`` (an action's is written in Python, and dear)."""
+    for listed in legal:
+        if listed is action:
+            return True
+    return action in legal
+
+
 def waiting_state(
     state: State,
     phase: Phase,
@@ -111,7 +120,7 @@ def after_call(state: State, ex: Exchange, action: Call) -> State | None:
     What :meth:`CallStep.apply`, then the give-back's ``start`` and
     ``legal_actions``, do.
     """
-    if action not in ex.legal:
+    if not _listed(action, ex.legal):
         return None
     plan = ex.plan
     at = ex.step + 1
@@ -194,7 +203,7 @@ def after_give_back(state: State, ex: Exchange, action: GiveBack) -> State | Non
     """
     plan = ex.plan
     at = ex.step + 1
-    if at >= len(plan) or plan[at].__class__ is not DiscardStep or action not in ex.legal:
+    if at >= len(plan) or plan[at].__class__ is not DiscardStep or not _listed(action, ex.legal):
         return None
     step: DiscardStep = plan[at]  # type: ignore[assignment]
     (
@@ -512,7 +521,7 @@ def after_raise(state: State, ex: Exchange, step: RaiseStep, action: Any) -> Sta
 
     What :meth:`RaiseStep.apply`, then the driver, do.
     """
-    if action not in ex.legal:
+    if not _listed(action, ex.legal):
         return None
     modifier = action.modifier
     extra = state._rules.raise_plan(modifier)

@@ -101,8 +101,8 @@ def test_every_exchange_action_builds_what_the_working_copy_builds(
             cb.Done(), rng.choice(DISCARDS), rng.choice(TAKES), *state.exchange.legal[:1],
             *state.exchange.legal[-1:]
         ]
-        if type(action) is not cb.TurnStock:
-            tries.append(action)
+        if type(action) is not cb.TurnStock:  # the listed instance, and an equal new one
+            tries += [action, cb.parse_action(str(action))]
         for attempt in tries:
             fast = error_of(cb.apply, state, attempt)
             slow = error_of(general_exchange, state, attempt)
