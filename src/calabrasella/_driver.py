@@ -15,10 +15,16 @@ from . import _bits, legal
 from ._auction import Position
 from ._exchange_paths import (
     after_call,
+    after_done,
+    after_draw,
     after_give_back,
     after_last_discard,
     after_no_raise,
+    after_raise,
+    after_take,
+    after_take_done,
     first_lead,
+    run_steps,
     waiting_state,
 )
 from .actions import (
@@ -31,24 +37,30 @@ from .actions import (
     Action,
     Call,
     Discard,
+    Done,
+    Draw,
     GiveBack,
     OutOfTurn,
     Pass,
+    Raise,
     Revoke,
+    Take,
     TurnStock,
 )
 from .cards import _cardset
 from .errors import IllegalActionError, RulesetError
 from .phases import Phase
 from .rulesets.base import PLAY_TABLE, Ruleset
-from .rulesets.protocol import _DECLARER, card_actions, role_seat
+from .rulesets.protocol import _DECLARER, Role, card_actions
 from .rulesets.steps import (
     CallStep,
     DiscardStep,
+    DrawStep,
     Exchange,
     GiveBackStep,
     RaiseStep,
     Step,
+    TakeStep,
     Work,
     describe,
 )
@@ -71,6 +83,7 @@ __all__ = [
 ]
 
 _UNITS = _bits.UNITS
+_SUIT_UNITS = _bits._SUIT_UNITS
 _tuple_new = tuple.__new__
 _new = object.__new__
 _PLAYING = Phase.PLAYING
@@ -83,6 +96,7 @@ _DISCARDING = Phase.DISCARDING
 _RAISING = Phase.RAISING
 _FULL = _bits.FULL
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
+_SECOND = Role.SECOND
 #: The irregular actions of table mode, by class.
 IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
 
@@ -110,6 +124,11 @@ def work_of(state: State) -> Work:
     return w
 
 
+# A raise step's legal actions by the step (a frozen value): what its
+# legal_actions lists, made once (a modifier's hash is dear).
+_RAISE_LEGAL: dict[int, tuple[RaiseStep, tuple[Action, ...]]] = {}
+
+
 def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action], ...]) -> State:
     """Return the state after the auction's last call: the exchange runs to its first decision."""
     declarer, contract = won.won  # type: ignore[misc]
@@ -126,11 +145,23 @@ def begin_exchange(state: State, won: Position, history: tuple[tuple[int, Action
             return waiting_state(state, _CALLING, declarer, state._hand_masks, record, history)
     elif plan and plan[0].__class__ is RaiseStep:  # solissimo: the declarer may raise
         step: RaiseStep = plan[0]
+        known = _RAISE_LEGAL.get(id(step))
+        if known is None or known[0] is not step:
+            if len(_RAISE_LEGAL) >= 64:
+                _RAISE_LEGAL.clear()
+            known = _RAISE_LEGAL[id(step)] = (step, (PASS, *[RAISES[m] for m in step.choices]))
         record = _tuple_new(Exchange, (
             declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros,
-            (len(history),), (), state._deal.order, (PASS, *[RAISES[m] for m in step.choices]),
+            (len(history),), (), state._deal.order, known[1],
         ))  # fmt: skip
         return waiting_state(state, _RAISING, declarer, state._hand_masks, record, history)
+    fields = [
+        declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
+        zeros, zeros, zeros, (), (), state._deal.order, (),
+    ]  # fmt: skip
+    new = run_steps(state, fields, list(state._hand_masks), state._stock_mask, history)
+    if new is not None:
+        return new
     exchange: Exchange = _tuple_new(Exchange, (
         declarer, contract, None, plan, 0, 0, -1, -1, -1, 0,
         zeros, zeros, zeros, (), (), state._deal.order, (),
@@ -155,6 +186,16 @@ def apply_exchange(state: State, action: Action) -> State:
         new = after_call(state, ex, action)  # type: ignore[arg-type]
     elif cls is Pass and kind is RaiseStep and ex.step + 1 == len(ex.plan):
         new = after_no_raise(state, ex, action)  # type: ignore[arg-type]
+    elif cls is Take and kind is TakeStep:
+        new = after_take(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Done and kind is DiscardStep:
+        new = after_done(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Draw and kind is DrawStep:
+        new = after_draw(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Raise and kind is RaiseStep:
+        new = after_raise(state, ex, step, action)  # type: ignore[arg-type]
+    elif cls is Done and kind is TakeStep:
+        new = after_take_done(state, ex, step, action)  # type: ignore[arg-type]
     if new is not None:
         return new
     work = work_of(state)
@@ -176,7 +217,12 @@ def _discard(state: State, ex: Exchange, step: DiscardStep, action: Discard) -> 
     """
     role = step.role
     declarer = ex.declarer
-    seat = declarer if role is _DECLARER else role_seat(role, ex.order, declarer)
+    if role is _DECLARER:
+        seat = declarer
+    else:  # the next active seat after the declarer, or the one after that (role_seat)
+        seat = state._deal.next_seat[declarer]
+        if role is _SECOND:
+            seat = state._deal.next_seat[seat]
     if step.as_taken:
         low = high = ex.taken[seat].bit_count()
     else:
@@ -307,52 +353,53 @@ def forget(state: State) -> None:
 
 
 def finish(state: State, last: int, *, abandoned: bool = False) -> State:
-    """Return ``state`` (the last trick just won by ``last``) with the deal scored and over."""
+    """Return ``state`` (the last trick just won by ``last``) with the deal scored and over.
+
+    ``state`` is one the caller has just made for this action and shown to
+    nobody: it is completed in place (the phase, the mover and the result).
+    """
     ex = state._exchange
     assert ex is not None
     declarer = ex.declarer
     won = state._card_units_won
     tricks = state._tricks_won
+    rules = state._rules
     revokes = [0, 0]  # the declarer's, the adversaries'
-    if state._rules._play == PLAY_TABLE:
+    if rules._play == PLAY_TABLE:
         for who, action in state._history:
             if action.__class__ is Revoke:
                 revokes[who != declarer] += 1
-    stock_units = _bits.units(state._stock_mask)
+    stock = state._stock_mask
+    stock_units = _SUIT_UNITS[stock & 1023] + _SUIT_UNITS[stock >> 10 & 1023] + (
+        _SUIT_UNITS[stock >> 20 & 1023] + _SUIT_UNITS[stock >> 30 & 1023]
+    )
     declarer_cards = won[declarer]
     adversary_cards = sum(won) - declarer_cards
     if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
         declarer_cards = 32 - stock_units - adversary_cards
-    rules = state._rules
-    players = len(state._hand_masks)
-    dealer = state._deal.dealer
     contract, modifier = ex.contract, ex.modifier
-    declarer_last = last == declarer
     declarer_tricks = tricks[declarer]
-    adversary_tricks = sum(tricks) - declarer_tricks
     key = (
-        id(rules), players, dealer, declarer, id(contract), id(modifier), declarer_cards,
-        adversary_cards, stock_units, declarer_last, declarer_tricks, adversary_tricks,
-        revokes[0], revokes[1], abandoned,
+        id(rules), len(state._hand_masks), state._deal.dealer, declarer, id(contract), id(modifier),
+        declarer_cards, adversary_cards, stock_units, last == declarer, declarer_tricks,
+        sum(tricks) - declarer_tricks, revokes[0], revokes[1], abandoned,
     )  # fmt: skip
     known = _SCORES.get(key)
     if known is not None and known[0] is rules:
         result = known[1]
     else:
         tally = make_tally(
-            players, dealer, declarer, contract, modifier, declarer_cards, adversary_cards,
-            stock_units, declarer_last, declarer_tricks, adversary_tricks, revokes[0],
-            revokes[1], abandoned,
+            key[1], key[2], declarer, contract, modifier, declarer_cards, adversary_cards,
+            stock_units, key[9], declarer_tricks, key[11], revokes[0], revokes[1], abandoned,
         )  # fmt: skip
         result = rules.score(tally)
         if len(_SCORES) >= _SCORES_SIZE:
             _SCORES.clear()
         _SCORES[key] = (rules, result)
-    s = state
-    return make_state(
-        s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, s._exchange,
-        s._trick_cards, s._leader, s._card_units_won, s._tricks_won, s._history, result,
-    )  # fmt: skip
+    state._phase = _OVER
+    state._to_move = None
+    state._result = result
+    return state
 
 
 # --- table mode: irregular actions --------------------------------------------------

@@ -16,7 +16,7 @@ import attrs
 
 from . import _bits
 from ._auction import root
-from .cards import CardLike, CardSet, _cardset
+from .cards import CardLike, CardSet
 from .errors import RecordError, RulesetError, SeatError, SeedError
 from .phases import Phase
 from .rulesets.base import Ruleset
@@ -119,15 +119,29 @@ def _geometry(dealer: int, players: int) -> tuple[tuple[int, int, int], tuple[in
     return known
 
 
+# The slots' own setters: a frozen class's fields set without the name lookup
+# of object.__setattr__ (the engine deals often).
+_SET_DEALER, _SET_HANDS, _SET_STOCK, _SET_ORDER, _SET_NEXT = (
+    Deal.__dict__[name].__set__ for name in ("dealer", "hands", "stock", "order", "next_seat")
+)
+_SET_MASK = CardSet.__dict__["mask"].__set__
+
+
+def _fast_cardset(mask: int) -> CardSet:
+    cs = _new(CardSet)
+    _SET_MASK(cs, mask)
+    return cs
+
+
 def _trusted_deal(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
     """Return a deal the engine made itself (no validation)."""
     deal = _new(Deal)
     order, next_seat = _geometry(dealer, len(hands))
-    _set(deal, "dealer", dealer)
-    _set(deal, "hands", tuple([_cardset(h) for h in hands]))
-    _set(deal, "stock", _cardset(stock))
-    _set(deal, "order", order)
-    _set(deal, "next_seat", next_seat)
+    _SET_DEALER(deal, dealer)
+    _SET_HANDS(deal, tuple([_fast_cardset(h) for h in hands]))
+    _SET_STOCK(deal, _fast_cardset(stock))
+    _SET_ORDER(deal, order)
+    _SET_NEXT(deal, next_seat)
     return deal
 
 
@@ -208,18 +222,22 @@ def _shuffle_and_deal(
     n = rules.players
     if type(dealer) is not int or not 0 <= dealer < n:
         raise SeatError(dealer, n)
-    pack = _PACK[:]
+    getters = _dealt(dealer, n, rules.packet)
     if rng.__class__ is _Random:  # random.Random.shuffle, inline: the same draws, the same order
+        pack = _BITS[:]  # each card as its bit: a hand is the sum of its cards
         getrandbits = rng.getrandbits
         for i, k in _SHUFFLE_STEPS:
             j = getrandbits(k)
             while j > i:
                 j = getrandbits(k)
             pack[i], pack[j] = pack[j], pack[i]
-    else:  # a subclass, or another generator: its own shuffle
-        rng.shuffle(pack)
+        hands = tuple([sum(get(pack)) if get else 0 for get in getters])
+        stock = pack[36] | pack[37] | pack[38] | pack[39]
+        return _trusted_deal(dealer, hands, stock), hands, stock
+    pack = _PACK[:]  # a subclass, or another generator: its own shuffle of the cards
+    rng.shuffle(pack)
     bit = _BIT.__getitem__
-    hands = tuple([sum(map(bit, get(pack))) if get else 0 for get in _dealt(dealer, n, rules.packet)])
+    hands = tuple([sum(map(bit, get(pack))) if get else 0 for get in getters])
     stock = bit(pack[36]) | bit(pack[37]) | bit(pack[38]) | bit(pack[39])
     return _trusted_deal(dealer, hands, stock), hands, stock
 
@@ -244,6 +262,7 @@ def _dealt(dealer: int, players: int, packet: int) -> tuple[Optional[Callable[[l
 
 
 _BIT = tuple(1 << i for i in range(40))
+_BITS = list(_BIT)
 _PLACES: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
 
 

@@ -13,7 +13,7 @@ import random
 from typing import Union
 
 from . import _bits, legal
-from ._auction import position_of
+from ._auction import _PASS_KEY, position_of
 from ._driver import IRREGULAR, apply_exchange, apply_irregular, begin_exchange, finish
 from .actions import PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
@@ -349,14 +349,26 @@ def _apply_bidding(state: State, action: Action) -> State:
     if cls is Bid and action.contract not in here.allowed:  # type: ignore[union-attr]
         allowed = ", ".join(c.value for c in here.allowed) or "nothing"
         raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
-    after = here.after(action)
+    after = here.children.get(_PASS_KEY if cls is Pass else id(action.contract))  # type: ignore[union-attr]
+    if after is None:
+        after = here.after(action)
     history = state._history + ((seat, action),)
     s = state
     if after.seat is not None:
-        new = make_state(
-            s._rules, s._deal, _BIDDING, after.seat, s._hand_masks, s._stock_mask, None,
-            (), s._leader, s._card_units_won, s._tricks_won, history, None,
-        )  # fmt: skip
+        new = _new(State)
+        new._rules = s._rules
+        new._deal = s._deal
+        new._phase = _BIDDING
+        new._to_move = after.seat
+        new._hand_masks = s._hand_masks
+        new._stock_mask = s._stock_mask
+        new._exchange = None
+        new._trick_cards = ()
+        new._leader = s._leader
+        new._card_units_won = s._card_units_won
+        new._tricks_won = s._tricks_won
+        new._history = history
+        new._result = None
         new._auction = after
         return new
     if after.won is None:

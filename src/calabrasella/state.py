@@ -29,7 +29,6 @@ from .scoring import Result
 if TYPE_CHECKING:
     from ._auction import Position
     from .deal import Deal
-    from .views import View
 
 __all__ = ["HistoryEntry", "Phase", "State"]
 
@@ -295,15 +294,7 @@ class State:
         """Return the legal actions (see :func:`calabrasella.legal_actions`)."""
         return legal.legal_actions(self)
 
-    def view(self, seat: int) -> View:
-        """Return what ``seat`` may know of this state (see :class:`calabrasella.View`).
-
-        Raises:
-            SeatError: ``seat`` is not a seat at this table.
-        """
-        if type(seat) is not int or not 0 <= seat < len(self._hand_masks):
-            raise SeatError(seat, len(self._hand_masks))
-        return views.build_view(self, seat)
+    view = views.build_view  # (the seat checked there: one call less)
 
     # --- value semantics -----------------------------------------------------------
 

@@ -37,6 +37,7 @@ from .actions import (
     TurnStock,
 )
 from .cards import DECK, Card, CardSet, _cardset
+from .errors import SeatError
 from .phases import Phase
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange, GiveBackStep
@@ -49,6 +50,7 @@ __all__ = ["Hidden", "View", "build_view"]
 
 _PLAYING = Phase.PLAYING
 _OVER = Phase.OVER
+_BIDDING = Phase.BIDDING
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
@@ -238,26 +240,23 @@ class View:
 
 
 def build_view(state: State, seat: int) -> View:
-    """Return what ``seat`` may know of ``state`` (the caller checked both).
+    """Return what ``seat`` may know of this state (see :class:`calabrasella.View`).
 
-    The public entry points are :meth:`calabrasella.State.view` and
-    :func:`calabrasella.view`.
-
-    In the play (and at its end) the exchange never changes, and every state
-    of the play shares one exchange record: the fields that stay the same for
-    the whole play, and the seat's history up to the play as it saw it, are
-    worked out the first time and kept (see :data:`_MEMO`); each view copies
-    them and sets what the play changes.
+    Raises:
+        SeatError: ``seat`` is not a seat at this table.
     """
+    # It is State.view itself (one call less). In the play (and at its end) the
+    # exchange never changes, and every state of the play shares one exchange
+    # record: the fields that stay the same for the whole play, and the seat's
+    # history up to the play as it saw it, are worked out the first time and
+    # kept (see _MEMO); each view copies them and sets what the play changes.
+    if type(seat) is not int or not 0 <= seat < len(state._hand_masks):
+        raise SeatError(seat, len(state._hand_masks))
     ex = state._exchange
     phase = state._phase
-    if (
-        ex is None
-        or (phase is not _PLAYING and phase is not _OVER)
-        or state._rules._play == PLAY_TABLE
-    ):
+    play = state._rules._play
+    if ex is None or (phase is not _PLAYING and phase is not _OVER) or play == PLAY_TABLE:
         return _general_view(state, seat)
-    over = phase is _OVER
     history = state._history
     trick = state._trick_cards
     entry = _MEMO.get(id(ex))
@@ -266,7 +265,7 @@ def build_view(state: State, seat: int) -> View:
         cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
         part = _play_part(state, ex, seat, cut)
     fixed, prefix, cut, start = part
-    hands = state._hand_masks
+    hand = state._hand_masks[seat]
     to_move = state._to_move
     leader = state._leader
     d = fixed.copy()
@@ -275,25 +274,29 @@ def build_view(state: State, seat: int) -> View:
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
     # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__)
+    # (the plays only, unless the seat saw the whole history: no hidden card in a view)
     d[_PENDING] = (
-        hands[seat], trick, leader, state._deal.next_seat, prefix,
+        hand, trick, leader, state._deal.next_seat, prefix,
         history if prefix is None else history[cut:], start,
     )  # fmt: skip
-    if over:
+    if phase is _OVER:
         d["phase"] = _OVER
         d["final_stock"] = _cardset(state._stock_mask)
         d["result"] = state._result
     elif to_move == seat:
-        if trick and state._rules._play == PLAY_FOLLOW:
-            suit = trick[0] // 10
-            in_suit = hands[seat] >> (10 * suit) & 1023
-            d["legal_actions"] = (
-                _SUIT_PLAYS[suit][in_suit] if in_suit else legal.legal_actions(state)
-            )
-        else:
+        sp = _SUIT_PLAYS
+        if play != PLAY_FOLLOW:
             d["legal_actions"] = legal.legal_actions(state)
+        elif trick and hand >> (10 * (trick[0] // 10)) & 1023:
+            suit = trick[0] // 10
+            d["legal_actions"] = sp[suit][hand >> (10 * suit) & 1023]
+        else:  # a lead, or a seat void in the suit led: any card
+            d["legal_actions"] = (
+                sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023]
+                + sp[3][hand >> 30]
+            )  # fmt: skip
     new = _new(View)
-    _set(new, "__dict__", d)
+    _set_dict(new, d)
     return new
 
 
@@ -311,6 +314,11 @@ def _general_view(state: State, seat: int) -> View:
         actions: tuple[Action, ...] = ()
     elif ex is not None and phase is not _PLAYING and not over and rules._play != PLAY_TABLE:
         actions = ex.legal  # the exchange's, listed when the state was built
+    elif phase is _BIDDING:  # the auction position's (kept on the state when the engine built it)
+        try:
+            actions = state._auction.legal
+        except AttributeError:
+            actions = legal.legal_actions(state)
     else:
         actions = legal.legal_actions(state)
     d: dict[str, Any] = {
@@ -345,9 +353,8 @@ def _general_view(state: State, seat: int) -> View:
             while plays < len(history) and history[-1 - plays][1].__class__ in _PLAY_KINDS:
                 plays += 1
         cut = len(history) - plays
-        fixed = _exchange_part(ex, seat, history, cut)
-        d.update(fixed[0])
-        d["history"] = fixed[1] + history[cut:] if plays else fixed[1]
+        entries = _exchange_part(d, ex, seat, history, cut)
+        d["history"] = entries + history[cut:] if plays else entries
         d["final_stock"] = _cardset(state._stock_mask) if over else None
     new = _new(View)
     _set(new, "__dict__", d)
@@ -380,8 +387,6 @@ _MEMO_SIZE = 256
 def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     """Work out and keep ``seat``'s part of the views of a play (see :data:`_MEMO`)."""
     history = state._history
-    fields, entries = _exchange_part(ex, seat, history, cut)
-    plain = len(entries) == cut and all(a is b for a, b in zip(entries, history))
     fixed: dict[str, Any] = {
         "rules": state._rules,
         "seat": seat,
@@ -389,7 +394,6 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "phase": _PLAYING,
         "to_move": None,
         "stock_size": state._stock_mask.bit_count(),
-        **fields,
         "leader": None,
         "tricks_won": None,
         "card_units_won": None,
@@ -397,6 +401,8 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
+    entries = _exchange_part(fixed, ex, seat, history, cut)
+    plain = len(entries) == cut and all(a is b for a, b in zip(entries, history))
     # each seat's cards when the play began (none for a dealer sitting out)
     start = [h.bit_count() + (sum(state._tricks_won) if h or s in state._deal.order else 0)
              for s, h in enumerate(state._hand_masks)]  # fmt: skip
@@ -436,35 +442,35 @@ _NO_EXCHANGE: dict[str, Any] = {
 }
 _new = object.__new__
 _set = object.__setattr__
+_set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
-_Part = tuple[dict[str, Any], _Entries]
 
 
 def _exchange_part(
+    d: dict[str, Any],
     ex: Exchange,
     seat: int,
     history: tuple[tuple[int, Action], ...],
     cut: int,
-) -> _Part:
-    """Return the view fields the exchange decides for ``seat``, and the redacted
-    history before the play.
+) -> _Entries:
+    """Put the view fields the exchange decides for ``seat`` into ``d``; return the
+    redacted history before the play.
 
     The card given back is shown to ``seat`` when the give-back step's entry is.
     """
-    entries, given_back = _redact(ex, history, cut, seat)
-    fields = {
-        "declarer": ex.declarer,
-        "contract": ex.contract,
-        "modifier": ex.modifier,
-        "called": DECK[ex.called] if ex.called >= 0 else None,
-        "giver": ex.giver if ex.giver >= 0 else None,
-        "given_back": given_back,
-        "exposed": _cardset(ex.exposed) if ex.exposed else _EMPTY,
-        "discards": _cardset(ex.discards[seat]) if ex.discards[seat] else _EMPTY,
-        "drawn": _cardset(ex.drawn[seat]) if ex.drawn[seat] else _EMPTY,
-        "forced_moves": redacted_forced(ex, seat) if ex.forced else (),
-    }
-    return fields, entries
+    entries, d["given_back"] = _redact(ex, history, cut, seat)
+    d["declarer"] = ex.declarer
+    d["contract"] = ex.contract
+    d["modifier"] = ex.modifier
+    d["called"] = DECK[ex.called] if ex.called >= 0 else None
+    d["giver"] = ex.giver if ex.giver >= 0 else None
+    d["exposed"] = _cardset(ex.exposed) if ex.exposed else _EMPTY
+    mask = ex.discards[seat]
+    d["discards"] = _cardset(mask) if mask else _EMPTY
+    mask = ex.drawn[seat]
+    d["drawn"] = _cardset(mask) if mask else _EMPTY
+    d["forced_moves"] = redacted_forced(ex, seat) if ex.forced else ()
+    return entries
 
 
 def redacted_history(ex: Exchange, entries: tuple[tuple[int, Action], ...], seat: int) -> _Entries:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from strategies import Playout, playouts
 
 import calabrasella as cb
 from calabrasella import _driver
-from calabrasella.actions import CALLS, GIVE_BACKS
+from calabrasella.actions import CALLS, DISCARDS, GIVE_BACKS, TAKES
 from calabrasella.rulesets import Work
 
 
@@ -83,3 +84,53 @@ def test_declining_to_raise_builds_what_the_working_copy_builds(playout: Playout
         if state.phase is cb.Phase.RAISING:
             for attempt in (cb.Pass(), action):
                 assert cb.apply(state, attempt) == general_exchange(state, attempt)
+
+
+@given(playouts(), st.randoms(use_true_random=False))
+def test_every_exchange_action_builds_what_the_working_copy_builds(
+    playout: Playout, rng: random.Random
+) -> None:
+    """Any exchange action, legal or not (the end of a discard, a take, a done, a draw),
+    gives the same state or the same refusal both ways."""
+    for state, action in playout.steps():
+        if state.exchange is None or state.phase in (
+            cb.Phase.BIDDING, cb.Phase.PLAYING, cb.Phase.OVER
+        ):  # fmt: skip
+            continue
+        tries: list[cb.Action] = [
+            cb.Done(), rng.choice(DISCARDS), rng.choice(TAKES), *state.exchange.legal[:1],
+            *state.exchange.legal[-1:]
+        ]
+        if type(action) is not cb.TurnStock:  # the listed instance, and an equal new one
+            tries += [action, cb.parse_action(str(action))]
+        for attempt in tries:
+            fast = error_of(cb.apply, state, attempt)
+            slow = error_of(general_exchange, state, attempt)
+            assert fast == slow
+            if fast == "no error":
+                assert cb.apply(state, attempt) == general_exchange(state, attempt)
+
+
+@pytest.mark.parametrize("raise_to", [cb.Modifier.DIVIDETE, cb.Modifier.SCEGLIETE])
+def test_solissimo_raised_builds_what_the_working_copy_builds(raise_to: cb.Modifier) -> None:
+    """Dividete's draws (one by chance, one forced) and discards, and scegliete's takes and
+    discards, give the same state or the same refusal both ways, over seeded deals."""
+    for seed in range(12):
+        rng = random.Random(seed)
+        state = cb.apply(cb.new_deal(cb.CALABRESELLA, seed=seed), cb.Bid(cb.Contract.SOLISSIMO))
+        state = general_exchange(state, cb.Raise(raise_to))  # the way the raise is held to
+        assert state == cb.apply(
+            cb.apply(cb.new_deal(cb.CALABRESELLA, seed=seed), cb.Bid(cb.Contract.SOLISSIMO)),
+            cb.Raise(raise_to),
+        )
+        while state.phase is not cb.Phase.PLAYING:
+            ex = state.exchange
+            assert ex is not None
+            tries = [*ex.legal[:1], *ex.legal[-1:], cb.Done(), rng.choice(DISCARDS), rng.choice(TAKES)]
+            for attempt in tries:
+                fast = error_of(cb.apply, state, attempt)
+                assert fast == error_of(general_exchange, state, attempt)
+                if fast == "no error":
+                    assert cb.apply(state, attempt) == general_exchange(state, attempt)
+            state = cb.apply(state, rng.choice(ex.legal))
+        assert state.exchange is not None and state.exchange.modifier is raise_to

@@ -470,6 +470,12 @@ def _draw(mask: int) -> Draw:
     return known
 
 
+def _draw_outcomes(stock: int, count: int) -> tuple[Action, ...]:
+    """Return every ``count`` cards of ``stock`` as a ``Draw``, ordered by their masks."""
+    bits = [1 << i for i in _bits.indices(stock)]
+    return tuple(map(_draw, sorted(map(sum, combinations(bits, count)))))
+
+
 @attrs.frozen
 class DrawStep(Step):
     """Chance: a seat draws ``count`` stock cards unseen (resolved at once if forced)."""
@@ -493,8 +499,7 @@ class DrawStep(Step):
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """Every ``count`` cards of the stock, equally likely, ordered by their masks."""
-        bits = [1 << i for i in _bits.indices(work.stock)]
-        return tuple([_draw(m) for m in sorted(map(sum, combinations(bits, self.count)))])
+        return _draw_outcomes(work.stock, self.count)
 
     def apply(self, work: Work, action: Action) -> bool:
         """The drawn cards go to the seat."""
