@@ -164,6 +164,16 @@ def after_call(state: State, ex: Exchange, action: Call) -> State | None:
     )
 
 
+def discard_bounds(
+    step: DiscardStep, declarer: int, order: tuple[int, ...], taken: tuple[int, ...]
+) -> tuple[int, int]:
+    """Return the seat ``step`` asks to discard and the fewest cards it must put down
+    (with ``as_taken`` as many as it took: none means the step is skipped)."""
+    role = step.role
+    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
+    return seat, taken[seat].bit_count() if step.as_taken else step.min_count
+
+
 def _call_from_stock(state: State, ex: Exchange, at: int, action: Call) -> State | None:
     """Return the state after a legal call of a stock card when a :class:`DiscardStep`
     that asks follows the (skipped) give-back at ``at - 1`` (``None`` otherwise)."""
@@ -175,14 +185,9 @@ def _call_from_stock(state: State, ex: Exchange, at: int, action: Call) -> State
         declarer, contract, modifier, _, _, _, _, giver,
         gave_back, exposed, discards, taken, drawn, starts, forced, order, _,
     ) = ex  # fmt: skip
-    role = step.role
-    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
-    if step.as_taken:
-        if not taken[seat]:  # skipped: the general way
-            return None
-        low = taken[seat].bit_count()
-    else:
-        low = step.min_count
+    seat, low = discard_bounds(step, declarer, order, taken)
+    if step.as_taken and not low:  # skipped: the general way
+        return None
     hands = state._hand_masks
     cards = card_actions(DISCARDS, hands[seat])
     history = state._history
@@ -210,14 +215,9 @@ def after_give_back(state: State, ex: Exchange, action: GiveBack) -> State | Non
         declarer, contract, modifier, _, _, _, called, giver,
         _, exposed, discards, taken, drawn, starts, forced, order, _,
     ) = ex  # fmt: skip
-    role = step.role
-    seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
-    if step.as_taken:
-        if not taken[seat]:  # skipped: the general way
-            return None
-        low = taken[seat].bit_count()
-    else:
-        low = step.min_count
+    seat, low = discard_bounds(step, declarer, order, taken)
+    if step.as_taken and not low:  # skipped: the general way
+        return None
     card = action.card.index
     bit = 1 << card
     held = list(state._hand_masks)
@@ -594,15 +594,10 @@ def run_steps(
                 taken = tuple(got)
                 forced += tuple([(length, at, seat, a) for a in card_actions(TAKES, cards)])
         elif kind is DiscardStep:
-            role = step.role
-            seat = declarer if role is _DECLARER else role_seat(role, order, declarer)
-            if step.as_taken:
-                low = taken[seat].bit_count()
-                if not low:  # it took nothing: skipped
-                    at += 1
-                    continue
-            else:
-                low = step.min_count
+            seat, low = discard_bounds(step, declarer, order, taken)
+            if step.as_taken and not low:  # it took nothing: skipped
+                at += 1
+                continue
             phase = _DISCARDING
             legal = card_actions(DISCARDS, held[seat])
             if low <= 0:

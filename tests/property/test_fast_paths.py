@@ -9,22 +9,13 @@ code it shortcuts, over random deals of every ruleset and option.
 from __future__ import annotations
 
 from hypothesis import given
-from strategies import Playout, playouts
+from strategies import Playout, general_exchange, playouts
 
 import calabrasella as cb
 from calabrasella import _driver, views
 from calabrasella.rulesets import DiscardStep
 from calabrasella.scoring import Tally
 from calabrasella.testing import same_contents, state_contents
-
-
-def general_exchange(state: cb.State, action: cb.Action) -> cb.State:
-    """``apply`` in the exchange the general way: a working copy, the step, the driver."""
-    work = _driver.work_of(state)
-    if work.plan[work.step].apply(work, action):
-        work.step += 1
-        _driver.advance(work)
-    return _driver.close(state, work, (*state.history, *work.entries))
 
 
 @given(playouts())
