@@ -374,7 +374,7 @@ def lead_part(key: int) -> tuple[int, ...]:
     plays last. Sure winners first, then (for an adversary) cards above all
     the declarer's, whose trick surely goes to his side (the most units
     first), then leads to the partner's top card, then the fewest units and
-    lowest cards. A block
+    the lowest card. A block
     whose trick surely goes to the leader's side (above all the other
     hands' cards, or for an adversary above all the declarer's) is led with
     its most units only.
@@ -406,7 +406,7 @@ def lead_part(key: int) -> tuple[int, ...]:
         elif role and partner and TOP[partner] < TOP[opponent]:
             score = 50 - 4 * u + pos // 3
         else:
-            score = -4 * u + pos // 3
+            score = -4 * u + pos
         keyed.append((200 - score) << 6 | c)
     found = LEADS[key] = tuple(keyed)
     return found
@@ -420,9 +420,10 @@ def seconds(key: int) -> tuple[int, ...]:
     (4 bits), where the declarer sits in the trick (2 bits: 0 he led, 1 he
     is this hand, 2 he plays last) and the leader's other cards of the suit
     (10 bits). If the partner's card wins whatever follows, the most units
-    first; else cards sure to win the trick first, then the fewest units
-    and lowest cards. A block whose trick surely goes to one side is
-    played with its most or fewest units only (:func:`_pick`).
+    first; else cards sure to win the trick first (the most units, then the
+    lowest such card: winning cheaply keeps the higher cards), then the
+    fewest units and lowest cards. A block whose trick surely goes to one
+    side is played with its most or fewest units only (:func:`_pick`).
     """
     suit, mine, o3, lead_pos, declarer, o1 = (
         key & 3, key >> 2 & 1023, key >> 12 & 1023, key >> 22 & 15, key >> 26 & 3, key >> 28
@@ -451,7 +452,7 @@ def seconds(key: int) -> tuple[int, ...]:
         if partner_holds:
             score = 100 + 4 * u
         elif pos < lead_pos and pos < top3:
-            score = 100 + u
+            score = 100 + 16 * u + pos
         else:
             score = -4 * u + pos // 3
         keyed.append((200 - score) << 6 | c)
@@ -493,7 +494,10 @@ def _discard_part(key: int) -> tuple[int, ...]:
     still open (every card of :func:`_blocks`, the fewest units first); 1
     it goes to the other side, 2 to the hand's own side (one card a block,
     :func:`_pick`; the fewest units first, or the most). Among equals the
-    lowest card comes first.
+    lowest card comes first, and for the fewest units a singleton that is
+    not a sure winner (its discard leaves a void). When the trick goes to
+    the hand's own side, its sure winners (above all the other cards of
+    their suit) come last: dropped on this trick, they win no trick later.
     """
     suit, mine, out, mode = key & 3, key >> 2 & 1023, key >> 12 & 1023, key >> 22
     blocks = _blocks(suit, mine, out)
@@ -501,10 +505,17 @@ def _discard_part(key: int) -> tuple[int, ...]:
         cards: tuple[int, ...] = tuple(_pick(block, mode == 2) for block in blocks)
     else:
         cards = tuple(c for block in blocks for c in block)
+    top = TOP[out]  # the hand's cards above it are sure winners
     if mode == 2:
-        found = tuple((64 - 16 * UNITS[c] - c % 10) << 6 | c for c in cards)
+        found = tuple(
+            (64 - 16 * UNITS[c] - c % 10 + (80 if c % 10 < top else 0)) << 6 | c for c in cards
+        )
     else:
-        found = tuple((16 * UNITS[c] + 10 - c % 10) << 6 | c for c in cards)
+        alone = mine.bit_count() == 1
+        found = tuple(
+            (16 * UNITS[c] + 30 - c % 10 - (8 if alone and c % 10 >= top else 0)) << 6 | c
+            for c in cards
+        )
     _DISCARDS[key] = found
     return found
 

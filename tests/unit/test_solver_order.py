@@ -1,0 +1,91 @@
+"""The order in which the solver tries cards: hand-checked cases of card play.
+
+The order never changes a result (the solver's other tests check results
+against brute force); it decides how soon a cut comes, so how many
+positions a solve searches. These cases pin the plays a card player tries
+first, from ``calabrasella.bots._solver_moves``. Suit numbering as in
+:attr:`calabrasella.Card.index`: diamonds are cards 0 to 9, hearts 10 to
+19, strongest first (3 2 A K Q J 7 6 5 4).
+"""
+
+from __future__ import annotations
+
+import calabrasella as cb
+from calabrasella.bots import _solver_moves as moves
+
+INDEX = {card.code: card.index for card in cb.DECK}
+
+
+def mask(text: str) -> int:
+    """The 10-bit mask, within its suit, of the cards named in ``text``."""
+    found = 0
+    for code in text.split():
+        found |= 1 << INDEX[code] % 10
+    return found
+
+
+def names(cards: tuple[int, ...]) -> list[str]:
+    return [cb.DECK[c].code for c in cards]
+
+
+def test_second_hand_wins_with_the_cheapest_sure_winner() -> None:
+    """An adversary leads the queen of diamonds, his partner (last to play)
+    has no diamond, and the declarer holds the 3 and the king. Both win the
+    trick; the king wins it as surely and keeps the 3, so it comes first.
+    The 2, in the leader's hand, keeps the two cards apart (else they would
+    be one card to the search)."""
+    key = (
+        0  # diamonds
+        | mask("3d Kd") << 2  # the declarer's diamonds
+        | 0 << 12  # the last hand's: none
+        | INDEX["Qd"] << 22  # the card led
+        | 1 << 26  # the declarer plays second
+        | mask("2d") << 28  # the leader's other diamonds
+    )
+    assert names(moves.seconds(key)) == ["Kd", "3d"]
+
+
+def test_second_hand_still_takes_the_most_units_first() -> None:
+    """The jack led, the king in the leader's hand: with the ace and the
+    queen, both sure to win, the ace's 3 units are taken first: units come
+    before cheapness."""
+    key = 0 | mask("Ad Qd") << 2 | INDEX["Jd"] << 22 | 1 << 26 | mask("Kd") << 28
+    assert names(moves.seconds(key)) == ["Ad", "Qd"]
+
+
+def discard_order(*parts: tuple[int, str, str], mode: int) -> list[str]:
+    """The order of a hand's discards: ``parts`` are (suit, the hand's cards,
+    the other hands' cards) for each suit it holds; ``mode`` 1: the trick
+    goes to the other side, 2: to the hand's own side."""
+    keyed: list[int] = []
+    for suit, mine, out in parts:
+        keyed += moves._discard_part(suit | mask(mine) << 2 | mask(out) << 12 | mode << 22)
+    return names(moves.decode(keyed))
+
+
+def test_no_sure_winner_thrown_on_the_partners_trick() -> None:
+    """A hand that cannot follow throws cards on a trick its side wins: the
+    most units first, but not the ace of hearts, which is above every heart
+    left and will win a trick of its own: the queen goes first."""
+    assert discard_order((1, "Ah Qh", "Kh 7h"), mode=2) == ["Qh", "Ah"]
+
+
+def test_the_most_units_first_on_the_partners_trick() -> None:
+    """Below the 3 of hearts the ace is no sure winner: its 3 units are
+    thrown first."""
+    assert discard_order((1, "Ah Qh", "3h Kh"), mode=2) == ["Ah", "Qh"]
+
+
+def test_a_singleton_goes_first_among_cards_of_no_units() -> None:
+    """A hand throws on a trick the other side wins: the fewest units first,
+    and among cards of no units the lone 7 of hearts (its discard leaves a
+    void) before the 5 of diamonds, though the 5 is lower."""
+    order = discard_order((0, "Kd 5d", "Ad"), (1, "7h", "Ah"), mode=1)
+    assert order == ["7h", "5d"]
+
+
+def test_a_singleton_that_wins_keeps_its_place() -> None:
+    """The lone 7 of hearts above the 4 (the only other heart) is a sure
+    winner: no singleton's place for it, the lower 5 of diamonds goes first."""
+    order = discard_order((0, "Kd 5d", "Ad"), (1, "7h", "4h"), mode=1)
+    assert order == ["5d", "7h"]
