@@ -9,7 +9,8 @@ would pass): stronger declarers, closer deals, harder solves. With ``--tricks 12
 the whole play; with fewer, seeded random plays come first until that many
 tricks are left. Prints one row per deal with ``--verbose``, then a table:
 median and max wall time and CPU time (process time: on a machine shared
-with other work it is the fairer figure), median and max nodes.
+with other work it is the fairer figure), median and max nodes. The header
+says whether the installed solver is compiled (a mypyc build) or pure Python.
 
 usage: python benchmarks/solver.py [--deals N] [--tricks T ...] [--rules R]
        [--exchange first|random] [--seed S] [--verbose]
@@ -27,7 +28,7 @@ import statistics
 import time
 
 import calabrasella as cb
-from calabrasella.bots.solver import solve
+from calabrasella.bots.solver import COMPILED, solve
 
 RULES: dict[str, tuple[cb.Ruleset, ...]] = {
     "cavendish": (cb.CAVENDISH,),
@@ -158,8 +159,10 @@ def main() -> None:
                 ),
             )
         )
+    built = "compiled" if COMPILED else "pure Python"
     print(
-        f"solver, {args.deals} deals ({args.rules}, {args.exchange} exchange, seeds {args.seed}..):"
+        f"solver ({built}), {args.deals} deals ({args.rules}, {args.exchange} exchange, "
+        f"seeds {args.seed}..):"
     )
     print(
         f"{'tricks':>6} {'median s':>10} {'max s':>9} {'median cpu':>11} {'max cpu':>9} "

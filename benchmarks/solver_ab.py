@@ -4,7 +4,9 @@ Sittings of ``solver.py`` taken hours apart on a shared machine can differ
 by 20% or more; this pairs them instead. The old version is the solver's
 three files (``bots/solver.py``, ``_solver_core.py``, ``_solver_moves.py``)
 as git has them at ``--old`` (a commit, branch or tag), loaded beside the
-installed package; the new one is the installed package. Each deal (made
+installed package as pure Python; the new one is the installed package
+(compiled, if it was built with mypyc: ``--old HEAD`` then measures what
+compiling gains). Each deal (made
 as ``solver.py`` makes it) is solved by both, in alternating order, and
 their results must agree. Prints one line per deal, then the medians,
 maxima and totals of CPU time and nodes.
@@ -98,7 +100,11 @@ def main() -> None:
             f"new {nodes['new'][-1]:>8} nodes {times['new'][-1]:7.3f} s",
             flush=True,
         )
-    print(f"{args.deals} deals, {args.tricks} tricks, {args.exchange} exchange, old = {args.old}:")
+    built = "compiled" if new_solver.COMPILED else "pure Python"
+    print(
+        f"{args.deals} deals, {args.tricks} tricks, {args.exchange} exchange, "
+        f"old = {args.old} (pure Python), new = installed ({built}):"
+    )
     print(
         f"{'':>4} {'median s':>9} {'max s':>7} {'total s':>8} {'over 5 s':>8} {'median nodes':>13}"
     )

@@ -50,3 +50,17 @@ settings.register_profile(
 
 # an empty HYPOTHESIS_PROFILE counts as unset
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE") or "ci")
+
+# .ci/compiled_check runs the tests against a wheel whose solver mypyc compiled:
+# CALABRASELLA_EXPECT_COMPILED=1 makes sure that is the solver they import (0: the
+# pure-Python one), so a packaging slip cannot pass the tests on the wrong code.
+_expect = os.environ.get("CALABRASELLA_EXPECT_COMPILED", "")
+if _expect:
+    from calabrasella.bots import _solver_core
+    from calabrasella.bots import solver as _solver
+
+    if (_expect == "1") != _solver.COMPILED:
+        raise RuntimeError(
+            f"CALABRASELLA_EXPECT_COMPILED={_expect}, but the solver imported from "
+            f"{_solver_core.__file__} is {'compiled' if _solver.COMPILED else 'pure Python'}"
+        )

@@ -274,3 +274,16 @@ def test_the_solver_caches_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     solve(random_ending(cb.CAVENDISH, 3, cards_left=18))  # six tricks: some caches pass 20
     assert all(len(cache) <= 20 for cache in moves._CACHES)
     assert moves._WHOLE_LIMIT <= 1 << 17  # the one cache trimmed during a search
+
+
+def test_compiled_says_whether_the_search_modules_are_extension_modules() -> None:
+    """COMPILED is True for a mypyc build (the search modules are .so/.pyd files), else False.
+
+    The pure-Python checkout has .py modules; .ci/compiled_check runs these
+    tests again against a compiled wheel, where both are extension modules.
+    """
+    from calabrasella.bots import _solver_core, _solver_moves, solver
+
+    files = [str(_solver_core.__file__), str(_solver_moves.__file__)]
+    assert isinstance(solver.COMPILED, bool)
+    assert solver.COMPILED is (not any(f.endswith(".py") for f in files))
