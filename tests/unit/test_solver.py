@@ -287,3 +287,24 @@ def test_compiled_says_whether_the_search_modules_are_extension_modules() -> Non
     files = [str(_solver_core.__file__), str(_solver_moves.__file__)]
     assert isinstance(solver.COMPILED, bool)
     assert solver.COMPILED is (not any(f.endswith(".py") for f in files))
+
+
+@pytest.mark.parametrize("function", [solve, action_values])
+def test_a_solve_leaves_no_search_behind(function: Callable[[cb.State], object]) -> None:
+    """The search and its tables are freed when the call returns, not at a later
+    collection: nothing of the search may keep itself alive in a reference cycle."""
+    import gc
+
+    from calabrasella.bots import _solver_core
+
+    state = random_ending(cb.CAVENDISH, 5, cards_left=18)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        function(state)
+        left = [o for o in gc.get_objects() if isinstance(o, _solver_core.Search)]
+    finally:
+        if enabled:
+            gc.enable()
+    assert left == []

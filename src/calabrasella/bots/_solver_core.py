@@ -63,7 +63,6 @@ class Search:
         follow: Whether a player must follow suit.
         table: Relative key of a position (the four suits' codes, sorted, and the
             leader, packed in one int) -> [lower bound, upper bound, best lead].
-        nodes: Positions searched (not settled by the table or the bounds).
         probe: ``probe(h0, h1, h2, lead, rest, t)``: at a trick boundary
             (``rest`` the card units left in the hands), a bound on the
             units the declarer collects from here: at least the true value
@@ -74,8 +73,26 @@ class Search:
         self.bonus = bonus
         self.follow = follow
         self.table: dict[int, list[int]] = {}
-        self.nodes = 0
+        # The exact hands and leader (packed in one int) -> the same entry as in table.
+        self.exact: dict[int, list[int]] = {}
+        # (leader's role, tricks left) -> the last lead that decided such a node; | 512: the one before
+        self.killers: dict[int, int] = {}
+        # The probe counts nodes here, not on self: a closure that referred to
+        # self would keep the search and its tables alive until the cyclic
+        # garbage collector ran (see release).
+        self._count = [0]
         self.probe: Callable[[int, int, int, int, int, int], int] = self._build()
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched (not settled by the table or the bounds)."""
+        return self._count[0]
+
+    def release(self) -> None:
+        """Empty the tables: their memory is freed at once, the search stays usable."""
+        self.table.clear()
+        self.exact.clear()
+        self.killers.clear()
 
     def value(self, h0: int, h1: int, h2: int, lead: int, guess: int | None = None) -> int:
         """Return the exact units the declarer collects from a trick boundary on (MTD(f))."""
@@ -195,7 +212,7 @@ class Search:
         bonus = self.bonus
         follow = self.follow
         table = self.table
-        exact: dict[int, list[int]] = {}
+        exact = self.exact
         exact_get = exact.get
         table_get = table.get
         units_of = UNITS
@@ -205,9 +222,8 @@ class Search:
         seconds_get = SECONDS.get
         thirds_get = THIRDS.get
         follow_bit = 1 << 30 if follow else 0
-        search = self
-        # (leader's role, tricks left) -> the last lead that decided such a node; | 512: the one before
-        killers: dict[int, int] = {}
+        count = self._count
+        killers = self.killers
         killers_get = killers.get
 
         def probe(h0: int, h1: int, h2: int, lead: int, rest: int, t: int) -> int:
@@ -253,7 +269,7 @@ class Search:
                 return entry[0]
             if entry[1] < t:
                 return entry[1]
-            search.nodes += 1
+            count[0] += 1
             if lead == 0:
                 a1, a2, a3, p2, p3 = h0, h1, h2, 1, 2
             elif lead == 1:
