@@ -89,3 +89,51 @@ def test_a_singleton_that_wins_keeps_its_place() -> None:
     winner: no singleton's place for it, the lower 5 of diamonds goes first."""
     order = discard_order((0, "Kd 5d", "Ad"), (1, "7h", "4h"), mode=1)
     assert order == ["5d", "7h"]
+
+
+def test_second_hand_ducks_when_the_partner_can_take_the_trick() -> None:
+    """The declarer leads the queen of diamonds; the second hand holds the 3
+    (sure to win) and the 5, and his partner, last to play, the ace, which
+    beats the queen. The 5 comes first: the partner takes the trick with the
+    ace and the 3 stays a winner for later."""
+    key = (
+        0  # diamonds
+        | mask("3d 5d") << 2  # the second hand's diamonds
+        | mask("Ad") << 12  # the last hand's: the partner's
+        | INDEX["Qd"] << 22  # the card led
+        | 0 << 26  # the declarer led
+    )
+    assert names(moves.seconds(key)) == ["5d", "3d"]
+
+
+def test_second_hand_still_wins_when_the_partner_cannot() -> None:
+    """As above, but the partner's best diamond is the jack, below the queen:
+    the 3 wins the trick for the side and comes first."""
+    key = 0 | mask("3d 5d") << 2 | mask("Jd") << 12 | INDEX["Qd"] << 22 | 0 << 26
+    assert names(moves.seconds(key)) == ["3d", "5d"]
+
+
+def test_discards_load_the_trick_the_partner_can_take() -> None:
+    """The declarer led and the partner, last to play, can beat his card (mode
+    3): the second hand, void in the suit led, throws the most units first,
+    as on a trick its side wins, but keeps every card in play, since the
+    partner may still let the trick go. The three hearts, one block under the
+    3, are all searched; were the trick surely the side's (mode 2), the ace
+    would stand for the block."""
+    assert discard_order((1, "Ah Kh 4h", "3h"), mode=3) == ["Ah", "Kh", "4h"]
+    assert discard_order((1, "Ah Kh 4h", "3h"), mode=2) == ["Ah"]
+    assert discard_order((1, "Ah Kh 4h", "3h"), mode=0) == ["4h", "Kh", "Ah"]
+
+
+def test_the_search_asks_for_mode_3_after_the_declarers_lead() -> None:
+    """Through the search itself: the declarer leads the queen of diamonds,
+    the first adversary has no diamond and the second holds the ace. The
+    first adversary's hearts come most units first."""
+    from calabrasella.bots._solver_core import Search
+
+    def hand(text: str) -> int:
+        return sum(1 << INDEX[code] for code in text.split())
+
+    hands = (hand("Kd 3s"), hand("Ah Kh 4h"), hand("Ad 5d 3h"))  # after the lead of Qd
+    order = Search(3, True).candidates(hands, 0, (INDEX["Qd"],))
+    assert names(order) == ["Ah", "Kh", "4h"]

@@ -156,7 +156,7 @@ class Search:
             elif c1 - sh < TOP[o3]:
                 mode = 2 if declarer_at == 2 else 1
             else:
-                mode = 0
+                mode = 3 if declarer_at == 0 else 0
             return discards(a2, (a3 | a1) & ~(1023 << sh) if self.follow else a3 | a1, mode)
         c2 = trick[1]
         n2, a3 = hands[p2], hands[p3]
@@ -332,8 +332,8 @@ class Search:
                         mode = 1
                     elif c1 - sh < top[o3]:  # the leader's card wins it
                         mode = 2 if partner_led else 1
-                    else:
-                        mode = 0
+                    else:  # the last hand can beat it: the partner, after the declarer's lead
+                        mode = 3 if max1 else 0
                     m2 = discards(a2, (a3 | a1) & ~(1023 << sh) if follow else a3 | a1, mode)
                 for c2 in m2:
                     n2 = a2 ^ 1 << c2

@@ -422,8 +422,11 @@ def seconds(key: int) -> tuple[int, ...]:
     (10 bits). If the partner's card wins whatever follows, the most units
     first; else cards sure to win the trick first (the most units, then the
     lowest such card: winning cheaply keeps the higher cards), then the
-    fewest units and lowest cards. A block whose trick surely goes to one
-    side is played with its most or fewest units only (:func:`_pick`).
+    fewest units and lowest cards. After the declarer's lead, when the last
+    hand (the partner) can beat the card led, the cards that cannot win it
+    come first, the most units first: the partner takes the trick and the
+    hand keeps its winners. A block whose trick surely goes to one side is
+    played with its most or fewest units only (:func:`_pick`).
     """
     suit, mine, o3, lead_pos, declarer, o1 = (
         key & 3, key >> 2 & 1023, key >> 12 & 1023, key >> 22 & 15, key >> 26 & 3, key >> 28
@@ -453,6 +456,8 @@ def seconds(key: int) -> tuple[int, ...]:
             score = 100 + 4 * u
         elif pos < lead_pos and pos < top3:
             score = 100 + 16 * u + pos
+        elif declarer == 0 and top3 < lead_pos < pos:  # the partner can take it
+            score = 150 + 4 * u - pos // 3
         else:
             score = -4 * u + pos // 3
         keyed.append((200 - score) << 6 | c)
@@ -493,7 +498,9 @@ def _discard_part(key: int) -> tuple[int, ...]:
     of it (10 bits each) and the mode (2 bits): 0 the trick's winner is
     still open (every card of :func:`_blocks`, the fewest units first); 1
     it goes to the other side, 2 to the hand's own side (one card a block,
-    :func:`_pick`; the fewest units first, or the most). Among equals the
+    :func:`_pick`; the fewest units first, or the most); 3 still open, but
+    the hand's partner plays last and can take it (every card, ordered as
+    for 2: the most units first). Among equals the
     lowest card comes first, and for the fewest units a singleton that is
     not a sure winner (its discard leaves a void). When the trick goes to
     the hand's own side, its sure winners (above all the other cards of
@@ -501,12 +508,12 @@ def _discard_part(key: int) -> tuple[int, ...]:
     """
     suit, mine, out, mode = key & 3, key >> 2 & 1023, key >> 12 & 1023, key >> 22
     blocks = _blocks(suit, mine, out)
-    if mode:
+    if mode in (1, 2):  # the trick's winner is settled: one card a block
         cards: tuple[int, ...] = tuple(_pick(block, mode == 2) for block in blocks)
     else:
         cards = tuple(c for block in blocks for c in block)
     top = TOP[out]  # the hand's cards above it are sure winners
-    if mode == 2:
+    if mode >= 2:
         found = tuple(
             (64 - 16 * UNITS[c] - c % 10 + (80 if c % 10 < top else 0)) << 6 | c for c in cards
         )
