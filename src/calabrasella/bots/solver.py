@@ -16,13 +16,13 @@ searched: nobody revokes, plays out of turn or abandons from here on.
 The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
-cash. It is pure Python: the last six tricks take a few milliseconds, a
-whole deal of twelve tricks most of a second at the median and up to tens
-of seconds for a close deal (``benchmarks/solver.py``). A build that
-compiles the search with mypyc runs the same code about three times as
-fast (:data:`COMPILED` tells which one is installed; docs/bots.md says
-how to build it). The cyclic garbage collector is held off during a search
-and switched back on after it.
+cash. It is pure Python: the last six tricks take a millisecond or two, a
+whole deal of twelve tricks about half a second at the median and up to
+ten seconds for a close deal (``benchmarks/solver.py``). A build that
+compiles the search with mypyc runs the same code about two and a half
+times as fast (:data:`COMPILED` tells which one is installed;
+docs/bots.md says how to build it). The cyclic garbage collector is held
+off during a search and switched back on after it.
 
 The objective is the declarer's units, as the Result reports them. In
 Cavendish the payment grows with the units, so the same play maximises
@@ -48,7 +48,7 @@ from . import _solver_moves as moves
 __all__ = ["COMPILED", "Solution", "SolveError", "action_values", "solve"]
 
 #: Whether the search is compiled (a wheel built with mypyc) rather than pure
-#: Python. Both give the same results; the compiled one about three times as
+#: Python. Both give the same results; the compiled one about 2.5 times as
 #: fast. ``HATCH_BUILD_HOOK_ENABLE_MYPYC=1`` at build time compiles it.
 COMPILED: bool = all(
     str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)) for module in (core, moves)
