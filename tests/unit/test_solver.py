@@ -308,3 +308,22 @@ def test_a_solve_leaves_no_search_behind(function: Callable[[cb.State], object])
         if enabled:
             gc.enable()
     assert left == []
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_exact_hands_table_changes_the_speed_only(seed: int) -> None:
+    """With or without the table of exact hands (on in Python, off compiled), a
+    search finds the same value over the same nodes; the value is solve()'s."""
+    from calabrasella.bots import _solver_core as core
+    from calabrasella.bots.solver import _root
+
+    state = random_ending((cb.CAVENDISH, cb.CALABRESELLA)[seed % 2], seed, cards_left=24)
+    root = _root(state, "solve")
+    assert not root.trick and not root.net_revokes  # eight tricks from a trick's start
+    found = []
+    for exact in (True, False):
+        search = core.Search(root.search.bonus, root.search.follow, exact_table=exact)
+        found.append((search.value(*root.hands, root.leader), search.nodes))
+    assert found[0] == found[1]
+    assert root.won + found[0][0] == solve(state).declarer_units
+    assert core.Search(3, True).exact_table is not core.COMPILED
