@@ -282,11 +282,14 @@ def test_compiled_says_whether_the_search_modules_are_extension_modules() -> Non
     The pure-Python checkout has .py modules; .ci/compiled_check runs these
     tests again against a compiled wheel, where both are extension modules.
     """
+    from importlib.machinery import EXTENSION_SUFFIXES
+
     from calabrasella.bots import _solver_core, _solver_moves, solver
 
-    files = [str(_solver_core.__file__), str(_solver_moves.__file__)]
+    suffixes = tuple(EXTENSION_SUFFIXES)
+    built = [str(m.__file__).endswith(suffixes) for m in (_solver_core, _solver_moves)]
     assert isinstance(solver.COMPILED, bool)
-    assert solver.COMPILED is (not any(f.endswith(".py") for f in files))
+    assert built == [solver.COMPILED] * 2  # both compiled, or neither
 
 
 @pytest.mark.parametrize("function", [solve, action_values])

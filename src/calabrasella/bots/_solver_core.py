@@ -30,6 +30,7 @@ the side of ``t`` it falls), with:
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from ._solver_moves import (
     LEADS,
@@ -51,8 +52,9 @@ from ._solver_moves import (
 
 __all__ = ["COMPILED", "Search"]
 
-#: Whether this module runs compiled (mypyc) rather than as Python source.
-COMPILED = not __file__.endswith(".py")
+#: Whether this module runs compiled (an extension module built by mypyc; the
+#: build compiles it with _solver_moves) rather than as Python.
+COMPILED = __file__.endswith(tuple(EXTENSION_SUFFIXES))
 
 
 # --- the search ---------------------------------------------------------------------

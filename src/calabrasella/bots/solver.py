@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterator
-from importlib.machinery import EXTENSION_SUFFIXES
 
 import attrs
 
@@ -50,9 +49,7 @@ __all__ = ["COMPILED", "Solution", "SolveError", "action_values", "solve"]
 #: Whether the search is compiled (a wheel built with mypyc) rather than pure
 #: Python. Both give the same results; the compiled one about 2.5 times as
 #: fast. ``HATCH_BUILD_HOOK_ENABLE_MYPYC=1`` at build time compiles it.
-COMPILED: bool = all(
-    str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES)) for module in (core, moves)
-)
+COMPILED: bool = core.COMPILED
 
 _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
 _UNITS = moves.UNITS
