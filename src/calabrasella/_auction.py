@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from .actions import BIDS, PASS, Action, Bid, Contract, Pass
+from .actions import BIDS, PASS, Action, Bid, Contract
 from .rulesets.base import Calls, Ruleset
 from .rulesets.steps import Step
 from .scoring import Result
@@ -113,17 +113,11 @@ def root(rules: Ruleset, dealer: int, order: tuple[int, ...]) -> Position:
 
 def position_of(state: State) -> Position:
     """Return the auction position of ``state`` (a state of the auction)."""
-    try:
-        return state._auction
-    except AttributeError:  # not carried (a state rebuilt from a pickle): walk to it
-        pass
-    deal = state._deal
-    here = root(state._rules, deal.dealer, deal.order)
-    for _, action in state._history:
-        here = here.after(action)
+    here = state._auction
+    if here is None:  # not carried (a state rebuilt from a pickle): walk to it, once
+        deal = state._deal
+        here = root(state._rules, deal.dealer, deal.order)
+        for _, action in state._history:
+            here = here.after(action)
+        state._auction = here  # not part of the state's value
     return here
-
-
-def is_call(action: object) -> bool:
-    """Tell whether ``action`` is of an auction's kinds (a ``Pass`` or a ``Bid``)."""
-    return action.__class__ is Pass or action.__class__ is Bid

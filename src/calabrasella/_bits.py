@@ -36,3 +36,18 @@ def indices(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+#: The positions held in each 10-bit suit mask, strongest first.
+PLACES = tuple(tuple(p for p in range(10) if m >> p & 1) for m in range(1024))
+
+
+def nth(mask: int, r: int) -> int:
+    """Return the index of the ``r``-th card of ``mask`` in card order (``r`` from 0)."""
+    base = 0
+    held = PLACES[mask & 1023]
+    while r >= len(held):
+        r -= len(held)
+        base += 10
+        held = PLACES[mask >> base & 1023]
+    return base + held[r]

@@ -15,7 +15,7 @@ import sys
 from array import array
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import Any, Union
+from typing import Any
 
 import attrs
 
@@ -52,7 +52,7 @@ from .cards import DECK
 from .errors import RulesetError
 from .rulesets import _REGISTRY, find_ruleset
 from .rulesets.base import Ruleset
-from .rulesets.steps import Exchange, RaiseStep, Step, _draw
+from .rulesets.steps import Exchange, _draw
 
 __all__ = [
     "CONTRACTS",
@@ -242,13 +242,35 @@ def decode_rules(encoded: Any) -> Ruleset:
 # --- the exchange record -------------------------------------------------------------
 
 
-def _raised(rules: Ruleset, contract: Contract, modifier: Modifier) -> tuple[Step, ...] | None:
-    """Return the plan after a raise, as :class:`RaiseStep` makes it (``None``: no RaiseStep)."""
-    base = rules.exchange_plan(contract)
-    for i, step in enumerate(base):
-        if step.__class__ is RaiseStep:
-            return (*base[: i + 1], *rules.raise_plan(modifier), *base[i + 1 :])
-    return None
+def _plan_code(rules: Ruleset, ex: Exchange) -> Any:
+    """Return how to find ``ex.plan`` again: 0 for the contract's plan, ``(1, at)`` for it
+    with the raise's steps (``raise_plan``) inserted at ``at``, else the plan itself."""
+    plan = ex.plan
+    try:
+        base = rules.exchange_plan(ex.contract)
+        if plan == base:
+            return 0
+        if ex.modifier is not None:
+            extra = rules.raise_plan(ex.modifier)
+            at = 0
+            while at < len(base) and plan[at] == base[at]:
+                at += 1
+            if plan == (*base[:at], *extra, *base[at:]):
+                return (1, at)
+    except Exception:  # hooks that refuse: keep the plan itself
+        pass
+    return plan
+
+
+def _plan_of(rules: Ruleset, contract: Contract, modifier: Modifier | None, code: Any) -> Any:
+    """Return the plan :func:`_plan_code` encoded as ``code``."""
+    if code == 0:
+        return rules.exchange_plan(contract)
+    if type(code) is tuple and len(code) == 2 and code[0] == 1 and type(code[1]) is int:
+        base = rules.exchange_plan(contract)
+        at = code[1]
+        return (*base[:at], *rules.raise_plan(modifier), *base[at:])  # type: ignore[arg-type]
+    return code
 
 
 # The encoding of the last exchange records met, by id (each record kept), and the
@@ -273,17 +295,10 @@ def encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tup
 
 def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tuple[Any, ...]:
     (
-        declarer, contract, modifier, plan, step, moved, called, giver, gave_back, exposed,
-        discards, taken, drawn, starts, forced, ex_order, legal,
+        declarer, contract, modifier, _, step, moved, called, giver, gave_back, exposed,
+        discards, taken, drawn, starts, forced, ex_order, legal, data,
     ) = ex  # fmt: skip
-    plan_code: Any = plan
-    try:
-        if plan == rules.exchange_plan(contract):
-            plan_code = 0
-        elif modifier is not None and plan == _raised(rules, contract, modifier):
-            plan_code = 1
-    except Exception:  # hooks that refuse: keep the plan itself
-        plan_code = plan
+    plan_code = _plan_code(rules, ex)
     legal_codes, legal_draws = encode_actions(legal) if legal else (b"", ())
     forced_codes, forced_draws = encode_actions([entry[3] for entry in forced]) if forced else (b"", ())
     return (
@@ -307,6 +322,7 @@ def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tu
         None if ex_order == order else ex_order,
         legal_codes,
         legal_draws,
+        data,
     )
 
 
@@ -333,17 +349,11 @@ def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ..
     (
         declarer, contract_code, modifier_code, plan_code, step, moved, called, giver, gave_back,
         exposed, discards, taken, drawn, starts, forced_ints, forced_codes, forced_draws,
-        ex_order, legal_codes, legal_draws,
+        ex_order, legal_codes, legal_draws, step_data,
     ) = data  # fmt: skip
     contract = CONTRACTS[contract_code]
     modifier = None if modifier_code < 0 else MODIFIERS[modifier_code]
-    plan: Union[tuple[Step, ...], None]
-    if plan_code == 0:
-        plan = rules.exchange_plan(contract)
-    elif plan_code == 1:
-        plan = _raised(rules, contract, modifier)  # type: ignore[arg-type]
-    else:
-        plan = plan_code
+    plan = _plan_of(rules, contract, modifier, plan_code)
     forced_actions = decode_actions(forced_codes, forced_draws) if forced_codes else []
     forced = tuple(
         (forced_ints[3 * i], forced_ints[3 * i + 1], forced_ints[3 * i + 2], action)
@@ -355,5 +365,6 @@ def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ..
         (
             declarer, contract, modifier, plan, step, moved, called, giver, gave_back, exposed,
             discards, taken, drawn, starts, forced, order if ex_order is None else ex_order, legal,
+            step_data,
         ),
     )  # fmt: skip

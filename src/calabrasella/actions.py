@@ -52,6 +52,7 @@ __all__ = [
     "DISCARDS",
     "DONE",
     "GIVE_BACKS",
+    "IRREGULAR",
     "PASS",
     "PLAYS",
     "RAISES",
@@ -346,6 +347,10 @@ Action = Union[
     Revoke, OutOfTurn, Abandon, TurnStock,
 ]  # fmt: skip
 """Any action."""
+
+#: Table mode's irregular actions, by class (see the rules page): every other
+#: action is a regular one.
+IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
 
 # Shared instances: one action per card (indexed by card index), per bid and
 # per raise. The engine returns these, so a bot loop allocates little; an

@@ -18,7 +18,7 @@ from . import _bits
 from ._auction import root
 from .cards import CardLike, CardSet
 from .errors import RecordError, RulesetError, SeatError, SeedError
-from .phases import Phase
+from .phases import BIDDING
 from .rulesets.base import Ruleset
 from .state import State, make_state
 
@@ -377,15 +377,13 @@ def _first_state(rules: Ruleset, deal: Deal, hands: tuple[int, ...], stock: int)
     if opening.seat is None:  # pragma: no cover - a ruleset must let someone speak
         raise RulesetError(f"{rules.name}: nobody may speak in the auction")
     zeros = _ZEROS[len(hands)]
-    state = make_state(
-        rules, deal, _BIDDING, opening.seat, hands, stock, None, (), opening.seat,
-        zeros, zeros, (), None,
+    return make_state(
+        rules=rules, deal=deal, phase=BIDDING, to_move=opening.seat, hand_masks=hands,
+        stock_mask=stock, leader=opening.seat, card_units_won=zeros, tricks_won=zeros,
+        history=(), auction=opening,
     )  # fmt: skip
-    state._auction = opening
-    return state
 
 
-_BIDDING = Phase.BIDDING
 _ZEROS = {3: (0, 0, 0), 4: (0, 0, 0, 0)}
 
 

@@ -14,12 +14,15 @@ from typing import Union
 
 from . import _bits, legal
 from ._auction import _PASS_KEY, position_of
-from ._driver import IRREGULAR, apply_exchange, apply_irregular, begin_exchange, finish
-from .actions import PLAYS, Action, Bid, Draw, Pass, Play
+from ._end import finish
+from ._exchange import apply_exchange, begin_exchange
+from ._table import apply_irregular
+from ._tricks import SUIT_PLAYS
+from .actions import IRREGULAR, PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
 from .deal import as_random
 from .errors import IllegalActionError, SeatError, StateError
-from .phases import Phase
+from .phases import BIDDING, DRAWING, OVER, PLAYING
 from .rulesets.base import PLAY_TABLE
 from .rulesets.steps import describe
 from .state import State, make_state
@@ -36,7 +39,7 @@ __all__ = [
 ]
 
 _UNITS = _bits.UNITS
-_SUIT_PLAYS = legal.SUIT_PLAYS
+_SUIT_PLAYS = SUIT_PLAYS
 _SUIT_MASKS = _bits.SUIT_MASKS
 _new = object.__new__
 # Shared values the play's hot path hands out instead of building them: the
@@ -45,10 +48,9 @@ _new = object.__new__
 _PLAY_ENTRIES = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
 _LEADS = tuple((c,) for c in range(40))
 _SECONDS = tuple(tuple((c0, c1) for c1 in range(40)) for c0 in range(40))
-_PLAYING = Phase.PLAYING
-_BIDDING = Phase.BIDDING
-_OVER = Phase.OVER
-_DRAWING = Phase.DRAWING
+_PLAYING = PLAYING
+_BIDDING = BIDDING
+_OVER = OVER
 
 
 # --- queries -------------------------------------------------------------------
@@ -90,10 +92,7 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
         if phase is _BIDDING:
-            try:
-                return state._auction.legal
-            except AttributeError:  # a state rebuilt from a pickle
-                return position_of(state).legal
+            return position_of(state).legal
         ex = state._exchange
         if (  # the exchange (table mode adds its stock turns)
             ex is not None
@@ -209,6 +208,7 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         new._exchange = state._exchange
         new._history = state._history + (entry,)
         new._result = None
+        new._auction = None
         if len(trick) < 2:
             new._to_move = deal.next_seat[mover]
             new._trick_cards = _LEADS[card] if not trick else _SECONDS[trick[0]][card]
@@ -238,23 +238,15 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         if new_hands[winner]:
             return new
         return finish(new, winner)
+    if action.__class__ in IRREGULAR:  # table mode's (refused under the default rules)
+        return apply_irregular(state, action)
     if phase is _BIDDING:
         return _apply_bidding(state, action)
-    cls = action.__class__
     if phase is _PLAYING:
-        if cls in IRREGULAR:
-            return apply_irregular(state, action)
         raise _wrong_kind(state, action, "play a card")
     if phase is _OVER:
-        if cls in IRREGULAR:
-            return apply_irregular(state, action)
         raise IllegalActionError(action, "the deal is over")
-    try:
-        return apply_exchange(state, action)
-    except IllegalActionError:
-        if cls in IRREGULAR:  # the stock turned early (table mode), or refused
-            return apply_irregular(state, action)
-        raise
+    return apply_exchange(state, action)
 
 
 def check(state: State, action: Action, *, seat: int | None = None) -> None:
@@ -336,16 +328,12 @@ def _wrong_kind(state: State, action: object, expected: str) -> IllegalActionErr
 
 
 def _apply_bidding(state: State, action: Action) -> State:
+    """Return the state after a call of the auction (the position tree says what follows)."""
     seat: int = state._to_move  # type: ignore[assignment]
     cls = action.__class__
     if cls is not Pass and cls is not Bid:
-        if cls in IRREGULAR:
-            return apply_irregular(state, action)
         raise _wrong_kind(state, action, "bid or pass")
-    try:
-        here = state._auction
-    except AttributeError:  # a state rebuilt from a pickle
-        here = position_of(state)
+    here = position_of(state)
     if cls is Bid and action.contract not in here.allowed:  # type: ignore[union-attr]
         allowed = ", ".join(c.value for c in here.allowed) or "nothing"
         raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")
@@ -353,30 +341,22 @@ def _apply_bidding(state: State, action: Action) -> State:
     if after is None:
         after = here.after(action)
     history = state._history + ((seat, action),)
-    s = state
-    if after.seat is not None:
-        new = _new(State)
-        new._rules = s._rules
-        new._deal = s._deal
-        new._phase = _BIDDING
-        new._to_move = after.seat
-        new._hand_masks = s._hand_masks
-        new._stock_mask = s._stock_mask
-        new._exchange = None
-        new._trick_cards = ()
-        new._leader = s._leader
-        new._card_units_won = s._card_units_won
-        new._tricks_won = s._tricks_won
-        new._history = history
-        new._result = None
-        new._auction = after
-        return new
-    if after.won is None:
-        return make_state(
-            s._rules, s._deal, _OVER, None, s._hand_masks, s._stock_mask, None,
-            (), s._leader, s._card_units_won, s._tricks_won, history, after.void,
-        )  # fmt: skip
-    return begin_exchange(state, after, history)
+    if after.seat is None and after.won is not None:
+        return begin_exchange(state, after, history)
+    return make_state(
+        rules=state._rules,
+        deal=state._deal,
+        phase=_BIDDING if after.seat is not None else _OVER,
+        to_move=after.seat,
+        hand_masks=state._hand_masks,
+        stock_mask=state._stock_mask,
+        leader=state._leader,
+        card_units_won=state._card_units_won,
+        tricks_won=state._tricks_won,
+        history=history,
+        result=after.void,
+        auction=after if after.seat is not None else None,
+    )
 
 
 # --- chance ------------------------------------------------------------------------
@@ -395,7 +375,7 @@ def chance_outcomes(state: State) -> tuple[Draw, ...]:
     """
     if state.__class__ is not State:
         raise _not_a_state(state, "chance_outcomes")
-    if state._phase is not _DRAWING:
+    if state._phase is not DRAWING:
         return ()
     return legal.legal_actions(state)  # type: ignore[return-value]
 

@@ -10,63 +10,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ._auction import position_of
-from .actions import (
-    PLAYS,
-    REVOKES,
-    Abandon,
-    Action,
-    Bid,
-    Draw,
-    OutOfTurn,
-    Play,
-    TurnStock,
-)
+from ._tricks import legal_plays
+from .actions import PLAYS, REVOKES, Abandon, Action, Draw, OutOfTurn, TurnStock
 from .errors import IllegalActionError, SeatError
-from .phases import Phase
-from .rulesets.base import PLAY_TABLE, Calls
-from .rulesets.steps import Work
+from .phases import BIDDING, CALLING, DISCARDING, GIVING_BACK, OVER, PLAYING
+from .rulesets.base import PLAY_TABLE
 
 if TYPE_CHECKING:
     from .state import State
 
-__all__ = ["actor", "auction_calls", "check_sender", "irregular_actions", "legal_actions", "work_of"]
-
-_PLAYING = Phase.PLAYING
-_BIDDING = Phase.BIDDING
-
-# Play actions for every within-suit 10-bit mask, per suit: legal actions in
-# the play are one or four tuple lookups.
-SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(tuple(PLAYS[10 * s + p] for p in range(10) if m >> p & 1) for m in range(1024))
-    for s in range(4)
-)
-
-
-def auction_calls(history: tuple[tuple[int, Action], ...]) -> Calls:
-    """Return the auction so far as ``(seat, contract or None)`` pairs."""
-    return tuple(
-        (seat, action.contract if type(action) is Bid else None) for seat, action in history
-    )
-
-
-def work_of(state: State) -> Work:
-    """Return a fresh working copy of ``state`` (which must be in the exchange)."""
-    ex = state._exchange
-    assert ex is not None
-    return Work(
-        state._rules,
-        list(state._hand_masks),
-        state._stock_mask,
-        ex,
-        len(state._history) + 1,
-        state._phase,
-        state._to_move,
-    )
-
+__all__ = ["actor", "check_sender", "irregular_actions", "legal_actions", "stock_turns"]
 
 _ABANDON = Abandon()
-#: The irregular actions of table mode (``irregularities="record"``).
-IRREGULAR = (Abandon, OutOfTurn, TurnStock)
 
 
 def actor(state: State, action: Action) -> int | None:
@@ -114,7 +69,7 @@ def irregular_actions(state: State) -> tuple[Action, ...]:
 
 
 #: The exchange phases in which the stock may be turned early (table mode).
-_EARLY = (Phase.CALLING, Phase.GIVING_BACK, Phase.DISCARDING)
+_EARLY = (CALLING, GIVING_BACK, DISCARDING)
 
 
 def stock_turns(state: State) -> tuple[Action, ...]:
@@ -132,31 +87,19 @@ def stock_turns(state: State) -> tuple[Action, ...]:
 def legal_actions(state: State) -> tuple[Action, ...]:
     """Return the legal actions in ``state`` (see :func:`calabrasella.legal_actions`)."""
     phase = state._phase
-    if phase is _PLAYING:
+    if phase is PLAYING:
+        plays = legal_plays(
+            state._hand_masks[state._to_move],  # type: ignore[index]
+            state._trick_cards,
+            state._rules.follow_suit,
+        )
         if state._rules._play == PLAY_TABLE:
-            return _regular_plays(state) + irregular_actions(state)
-        return _regular_plays(state)
-    return _not_playing(state)
-
-
-def _regular_plays(state: State) -> tuple[Action, ...]:
-    hand = state._hand_masks[state._to_move]  # type: ignore[index]
-    trick = state._trick_cards
-    sp = SUIT_PLAYS
-    if trick:
-        suit = trick[0] // 10
-        in_suit = hand >> (10 * suit) & 1023
-        if in_suit and state._rules.follow_suit:
-            return sp[suit][in_suit]
-    return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
-
-
-def _not_playing(state: State) -> tuple[Action, ...]:
-    phase = state._phase
-    if phase is _BIDDING:
+            return plays + irregular_actions(state)
+        return plays
+    if phase is BIDDING:
         return position_of(state).legal
     ex = state._exchange
-    if ex is None or phase is Phase.OVER:
+    if ex is None or phase is OVER:
         return ()
     if state._rules._play == PLAY_TABLE:
         return ex.legal + stock_turns(state)

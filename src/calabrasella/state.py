@@ -77,9 +77,10 @@ class State:
         "_tricks_won",
     )
 
-    # Not a field: the auction position of a state of the auction, when the
-    # engine built it (see calabrasella._auction); left out of the value.
-    _auction: Position
+    # Not a field: the auction position of a state of the auction (see
+    # calabrasella._auction), None elsewhere and in a state rebuilt from a
+    # pickle until first asked; left out of the value.
+    _auction: Optional[Position]
 
     def __init__(
         self,
@@ -110,6 +111,7 @@ class State:
         self._tricks_won = tricks_won
         self._history = history
         self._result = result
+        self._auction = None
 
     # --- the fields ------------------------------------------------------------
 
@@ -391,40 +393,44 @@ def _state_from(
     """Return the state :meth:`State.__reduce__` pickled."""
     ruleset = decode_rules(rules)
     return make_state(
-        ruleset,
-        deal,
-        _PHASES[phase],
-        to_move,
-        hand_masks,
-        stock_mask,
-        None if exchange is None else decode_exchange(exchange, ruleset, deal.order),
-        trick_cards,
-        leader,
-        card_units_won,
-        tricks_won,
-        decode_history(seats, codes, draws),
-        result,
+        rules=ruleset,
+        deal=deal,
+        phase=_PHASES[phase],
+        to_move=to_move,
+        hand_masks=hand_masks,
+        stock_mask=stock_mask,
+        exchange=None if exchange is None else decode_exchange(exchange, ruleset, deal.order),
+        trick_cards=trick_cards,
+        leader=leader,
+        card_units_won=card_units_won,
+        tricks_won=tricks_won,
+        history=decode_history(seats, codes, draws),
+        result=result,
     )
 
 
 def make_state(
+    *,
     rules: Ruleset,
     deal: Deal,
     phase: Phase,
     to_move: Optional[int],
     hand_masks: tuple[int, ...],
     stock_mask: int,
-    exchange: Optional[Exchange],
-    trick_cards: tuple[int, ...],
+    exchange: Optional[Exchange] = None,
+    trick_cards: tuple[int, ...] = (),
     leader: int,
     card_units_won: tuple[int, ...],
     tricks_won: tuple[int, ...],
     history: tuple[HistoryEntry, ...],
-    result: Optional[Result],
+    result: Optional[Result] = None,
+    auction: Optional[Position] = None,
 ) -> State:
-    """Return a state with these fields (the engine's constructor: nothing is checked).
+    """Return a state with these fields: the engine's one constructor (nothing is checked).
 
-    The same as ``State(...)``, a little faster: the engine builds one on every action.
+    ``auction`` is the auction position a state of the auction carries (see
+    :mod:`calabrasella._auction`). The play's hot path in
+    :func:`calabrasella.apply` sets the same slots itself.
     """
     s = _new(State)
     s._rules = rules
@@ -440,4 +446,53 @@ def make_state(
     s._tricks_won = tricks_won
     s._history = history
     s._result = result
+    s._auction = auction
+    return s
+
+
+class _Same:
+    """The default of :func:`evolve`'s fields: keep the field as it is."""
+
+    def __repr__(self) -> str:
+        return "SAME"
+
+
+_SAME: Any = _Same()
+
+
+def evolve(
+    state: State,
+    *,
+    phase: Phase = _SAME,
+    to_move: Optional[int] = _SAME,
+    hand_masks: tuple[int, ...] = _SAME,
+    stock_mask: int = _SAME,
+    exchange: Optional[Exchange] = _SAME,
+    trick_cards: tuple[int, ...] = _SAME,
+    leader: int = _SAME,
+    card_units_won: tuple[int, ...] = _SAME,
+    tricks_won: tuple[int, ...] = _SAME,
+    history: tuple[HistoryEntry, ...] = _SAME,
+    result: Optional[Result] = _SAME,
+) -> State:
+    """Return ``state`` with the fields named changed (the ruleset and the deal stay).
+
+    The new state carries no auction position: the engine builds the states
+    of the auction with :func:`make_state`.
+    """
+    s = _new(State)
+    s._rules = state._rules
+    s._deal = state._deal
+    s._phase = state._phase if phase is _SAME else phase
+    s._to_move = state._to_move if to_move is _SAME else to_move
+    s._hand_masks = state._hand_masks if hand_masks is _SAME else hand_masks
+    s._stock_mask = state._stock_mask if stock_mask is _SAME else stock_mask
+    s._exchange = state._exchange if exchange is _SAME else exchange
+    s._trick_cards = state._trick_cards if trick_cards is _SAME else trick_cards
+    s._leader = state._leader if leader is _SAME else leader
+    s._card_units_won = state._card_units_won if card_units_won is _SAME else card_units_won
+    s._tricks_won = state._tricks_won if tricks_won is _SAME else tricks_won
+    s._history = state._history if history is _SAME else history
+    s._result = state._result if result is _SAME else result
+    s._auction = None
     return s

@@ -51,7 +51,7 @@ from typing import Any, NoReturn, cast
 
 import attrs
 
-from ._driver import forget
+from ._end import forget
 from ._invariants import (
     cards_seat_may_know,
     played_cards,

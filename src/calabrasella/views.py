@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import legal
+from ._auction import position_of
 from ._pickle import (
     CONTRACTS,
     MODIFIERS,
@@ -24,6 +25,7 @@ from ._pickle import (
     encode_actions,
     encode_rules,
 )
+from ._tricks import legal_plays
 from .actions import (
     Abandon,
     Action,
@@ -38,9 +40,9 @@ from .actions import (
 )
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import Phase
+from .phases import BIDDING, OVER, PLAYING, Phase
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
-from .rulesets.steps import Exchange, GiveBackStep
+from .rulesets.steps import Exchange
 from .scoring import Result
 
 if TYPE_CHECKING:
@@ -48,16 +50,15 @@ if TYPE_CHECKING:
 
 __all__ = ["Hidden", "View", "build_view"]
 
-_PLAYING = Phase.PLAYING
-_OVER = Phase.OVER
-_BIDDING = Phase.BIDDING
+_PLAYING = PLAYING
+_OVER = OVER
+_BIDDING = BIDDING
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
 # from, and those fields.
 _PENDING = "_pending"
 _LAZY = frozenset(("hand", "hand_sizes", "trick", "history"))
-_SUIT_PLAYS = legal.SUIT_PLAYS
 
 
 @attrs.frozen
@@ -284,17 +285,10 @@ def build_view(state: State, seat: int) -> View:
         d["final_stock"] = _cardset(state._stock_mask)
         d["result"] = state._result
     elif to_move == seat:
-        sp = _SUIT_PLAYS
         if play != PLAY_FOLLOW:
             d["legal_actions"] = legal.legal_actions(state)
-        elif trick and hand >> (10 * (trick[0] // 10)) & 1023:
-            suit = trick[0] // 10
-            d["legal_actions"] = sp[suit][hand >> (10 * suit) & 1023]
-        else:  # a lead, or a seat void in the suit led: any card
-            d["legal_actions"] = (
-                sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023]
-                + sp[3][hand >> 30]
-            )  # fmt: skip
+        else:
+            d["legal_actions"] = legal_plays(hand, trick, True)
     new = _new(View)
     _set_dict(new, d)
     return new
@@ -315,10 +309,7 @@ def _general_view(state: State, seat: int) -> View:
     elif ex is not None and phase is not _PLAYING and not over and rules._play != PLAY_TABLE:
         actions = ex.legal  # the exchange's, listed when the state was built
     elif phase is _BIDDING:  # the auction position's (kept on the state when the engine built it)
-        try:
-            actions = state._auction.legal
-        except AttributeError:
-            actions = legal.legal_actions(state)
+        actions = position_of(state).legal
     else:
         actions = legal.legal_actions(state)
     d: dict[str, Any] = {
@@ -473,50 +464,42 @@ def _exchange_part(
     return entries
 
 
-def redacted_history(ex: Exchange, entries: tuple[tuple[int, Action], ...], seat: int) -> _Entries:
-    """Return ``entries`` (a history up to the play) as ``seat`` sees it.
-
-    Each exchange entry is shown to ``seat`` unless the step that made it
-    says it is hidden (:meth:`~calabrasella.rulesets.Step.hidden_from`).
-    """
-    return _redact(ex, entries, len(entries), seat)[0]
-
-
 def _redact(
     ex: Exchange, history: tuple[tuple[int, Action], ...], cut: int, seat: int
 ) -> tuple[_Entries, Card | None]:
     """Return the first ``cut`` entries of ``history`` as ``seat`` sees them, and the
-    card given back if it saw it."""
+    card given back if it saw it.
+
+    Each exchange entry is shown unless the step that made it says it is
+    hidden from ``seat`` (:meth:`~calabrasella.rulesets.Step.hidden_from`); a
+    seat always sees its own, and every seat sees a stock turned early. The
+    card given back is the one of the declarer's first ``GiveBack`` of that card.
+    """
     plan, starts = ex.plan, ex.starts
     first = starts[0] if starts else cut
     out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
     gave_back = ex.gave_back
     given_back = None
     last = len(starts) - 1
+    declarer = ex.declarer
     for i in range(first, cut):
         entry = history[i]
         who, action = entry
         cls = action.__class__
-        if who == seat or cls is TurnStock:  # its own, or a stock turned: seen
-            out.append(entry)
-            if cls is not GiveBack or action.card.index != gave_back:  # type: ignore[union-attr]
-                continue
-        k = last  # the step that made the entry
-        while k > 0 and starts[k] > i:
-            k -= 1
         if who != seat and cls is not TurnStock:
+            k = last  # the step that made the entry
+            while k > 0 and starts[k] > i:
+                k -= 1
             kind = plan[k].hidden_from(who, seat, action, ex)
             if kind is not None:
                 out.append((who, _hidden(kind)))
+                if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
+                    gave_back = -1  # the give-back, unseen: a later move of its card is not it
                 continue
-            out.append(entry)
-        if (
-            gave_back >= 0
-            and cls is GiveBack
-            and action.card.index == gave_back  # type: ignore[union-attr]
-            and plan[k].__class__ is GiveBackStep
-        ):
+        out.append(entry)
+        if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
             given_back = action.card  # type: ignore[union-attr]
+            gave_back = -1  # found: a later move of the same card is not the give-back
     return tuple(out), given_back
 
 

@@ -9,7 +9,6 @@ from typing import Optional
 from hypothesis import strategies as st
 
 import calabrasella as cb
-from calabrasella import _driver
 
 #: The presets every property runs against.
 PRESETS: tuple[cb.Ruleset, ...] = (cb.CAVENDISH, cb.CALABRESELLA)
@@ -150,15 +149,3 @@ def playouts(draw: st.DrawFn, rules: Optional[st.SearchStrategy[cb.Ruleset]] = N
         states.append(state)
         played.append(action)
     return Playout(ruleset, seed, dealer, tuple(states), tuple(played))
-
-
-# --- a reference path for the engine's shortcuts ---------------------------------------
-
-
-def general_exchange(state: cb.State, action: cb.Action) -> cb.State:
-    """``apply`` in the exchange the general way: a working copy, the step, the driver."""
-    work = _driver.work_of(state)
-    if work.plan[work.step].apply(work, action):
-        work.step += 1
-        _driver.advance(work)
-    return _driver.close(state, work, (*state.history, *work.entries))

@@ -1,7 +1,6 @@
 """The engine's fast paths give what its general paths give.
 
-The play's next state built in place, the exchange's open discard built
-without a working copy, views of the play made from a per-seat template,
+The play's next state built in place, views of the play made from a per-seat template,
 and results reused for equal tallies: each is held here to the general
 code it shortcuts, over random deals of every ruleset and option.
 """
@@ -9,30 +8,12 @@ code it shortcuts, over random deals of every ruleset and option.
 from __future__ import annotations
 
 from hypothesis import given
-from strategies import Playout, general_exchange, playouts
+from strategies import Playout, playouts
 
 import calabrasella as cb
-from calabrasella import _driver, views
-from calabrasella.rulesets import DiscardStep
+from calabrasella import views
 from calabrasella.scoring import Tally
 from calabrasella.testing import same_contents, state_contents
-
-
-@given(playouts())
-def test_an_open_discard_builds_what_the_working_copy_builds(playout: Playout) -> None:
-    """A discard that leaves the discard open gives the same next state both ways."""
-    for state, action in playout.steps():
-        ex = state.exchange
-        if (
-            ex is None
-            or state.phase is not cb.Phase.DISCARDING
-            or type(action) is not cb.Discard
-            or type(ex.plan[ex.step]) is not DiscardStep
-        ):
-            continue
-        fast = _driver._discard(state, ex, ex.plan[ex.step], action)  # type: ignore[arg-type]
-        if fast is not None:
-            assert fast == general_exchange(state, action)
 
 
 @given(playouts())

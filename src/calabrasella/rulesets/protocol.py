@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, ClassVar, NamedTuple, Optional
 
 from ..actions import (
@@ -77,7 +78,9 @@ class Exchange(NamedTuple):
     for none); per-seat fields have one entry per seat. The public way to
     read them is through :class:`calabrasella.State` and
     :class:`calabrasella.View`; step authors read them in
-    :meth:`Step.hidden_from`.
+    :meth:`Step.hidden_from`. The engine makes one with :meth:`begin` when
+    the auction is won and each next one from its :class:`Work`
+    (:meth:`Work.exchange`); change one by name with ``_replace``.
 
     Attributes:
         declarer: The declarer's seat.
@@ -100,6 +103,8 @@ class Exchange(NamedTuple):
         legal: The legal actions while a step waits (empty once the play
             begins): the running step lists them once, when the engine
             builds the state, while its working copy is at hand.
+        data: What steps keep of their own, as sorted ``(key, value)``
+            pairs (see :meth:`Work.set`); the built-in steps keep nothing here.
     """
 
     declarer: int
@@ -119,10 +124,35 @@ class Exchange(NamedTuple):
     forced: tuple[ForcedEntry, ...]
     order: tuple[int, ...]
     legal: tuple[Action, ...]
+    data: tuple[tuple[str, Hashable], ...] = ()
+
+    @classmethod
+    def begin(
+        cls,
+        declarer: int,
+        contract: Contract,
+        plan: tuple[Step, ...],
+        order: tuple[int, ...],
+        players: int,
+    ) -> Exchange:
+        """Return the record of an exchange that has not begun: nothing called, moved or seen."""
+        zeros = (0,) * players
+        return cls(
+            declarer=declarer, contract=contract, modifier=None, plan=plan, step=0, moved=0,
+            called=-1, giver=-1, gave_back=-1, exposed=0, discards=zeros, taken=zeros,
+            drawn=zeros, starts=(), forced=(), order=order, legal=(),
+        )  # fmt: skip
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
         return role_seat(role, self.order, self.declarer)
+
+    def get(self, key: str, default: Hashable = None) -> Hashable:
+        """Return what a step kept under ``key`` (see :meth:`Work.set`), or ``default``."""
+        for k, value in self.data:
+            if k == key:
+                return value
+        return default
 
     def step_of(self, entry: int) -> int:
         """Return the index in ``plan`` of the step during which history entry ``entry`` was made.
@@ -137,6 +167,10 @@ class Exchange(NamedTuple):
 
 
 _tuple_new = tuple.__new__
+
+
+def _first(pair: tuple[str, Hashable]) -> str:
+    return pair[0]
 
 
 class Work:
@@ -159,12 +193,14 @@ class Work:
             ``modifier``, ``plan``, ``step``, ``moved``, ``called``,
             ``giver``, ``gave_back`` and ``exposed``.
         discards: As in :class:`Exchange` (a tuple: change it with
-            :func:`put`), and likewise ``taken``, ``drawn``, ``starts`` and ``forced``.
+            :func:`put`), and likewise ``taken``, ``drawn``, ``starts``,
+            ``forced`` and ``data`` (change it with :meth:`set`).
     """
 
     __slots__ = (
         "called",
         "contract",
+        "data",
         "declarer",
         "discards",
         "drawn",
@@ -223,11 +259,12 @@ class Work:
             self.forced,
             self.order,
             _,
+            self.data,
         ) = exchange
 
     def exchange(self, legal: tuple[Action, ...] = ()) -> Exchange:
         """Return the exchange record of the work as it is now, with ``legal`` for its
-        :attr:`Exchange.legal`."""
+        :attr:`Exchange.legal` (the one place a record is made from a work)."""
         return _tuple_new(
             Exchange,
             (
@@ -248,6 +285,7 @@ class Work:
                 self.forced,
                 self.order,
                 legal,
+                self.data,
             ),
         )
 
@@ -256,6 +294,28 @@ class Work:
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role``."""
         return role_seat(role, self.order, self.declarer)
+
+    def get(self, key: str, default: Hashable = None) -> Hashable:
+        """Return what a step kept under ``key`` with :meth:`set`, or ``default``."""
+        for k, value in self.data:
+            if k == key:
+                return value
+        return default
+
+    def set(self, key: str, value: Hashable) -> None:
+        """Keep ``value`` under ``key`` in the exchange record, for a step's own state.
+
+        ``value`` is part of the state's value: it must be hashable, and
+        picklable for states to pickle (ints, strings, tuples of them). Pick
+        a key of your own (the step's class name, say); the record keeps the
+        pairs sorted by key. Every seat's view leaves it out: a step shows
+        what it must through its actions and :meth:`Step.hidden_from`.
+        """
+        if type(key) is not str:
+            raise TypeError(f"a step's key is a str, not {key!r}")
+        hash(value)  # refuse what cannot be part of a state's value now, not later
+        pairs = {**dict(self.data), key: value}
+        self.data = tuple(sorted(pairs.items(), key=_first))
 
     def ask(self, seat: int | None, phase: Phase | None = None) -> bool:
         """Wait for ``seat`` (``None``: chance) to act; return ``True``.
@@ -401,6 +461,22 @@ class Step(abc.ABC):
             IllegalActionError: ``action`` is not legal now.
         """
         raise IllegalActionError(action, f"{type(self).__name__} takes no decisions")
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """Make this waiting step's decisions at random, fast (optional; for :func:`~calabrasella.rollout`).
+
+        A step may make its decisions without listing its actions, as long
+        as it chooses exactly as the loop would: at each decision the
+        ``below(n)``-th of its ``n`` legal actions, in the order of
+        :meth:`legal_actions`, applied as :meth:`apply` applies it (each
+        recorded with :meth:`Work.record`, and ``work.history_length``
+        one more before each decision after the first). Return ``True``
+        when the step is over, ``False`` when it made some decisions and
+        still waits, ``None`` (the default) when it made none: the rollout
+        then lists and applies one action at a time. The conformance kit
+        holds a rollout to the loop.
+        """
+        return None
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
         """Say whether ``viewer`` may not see ``action``, made by ``seat`` in this step.

@@ -25,6 +25,7 @@ The built-in kinds:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar, Literal
 
@@ -166,8 +167,24 @@ class CallStep(Step):
             raise IllegalActionError(
                 action, f"{work.rules.name} lets seat {declarer} call only {CardSet(allowed)}"
             )
+        self._call(work, card, action)
+        return True
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """A random call, on masks (see :meth:`Step.rollout`)."""
+        allowed = _callable(work)
+        if not allowed:
+            return None
+        card = _bits.nth(allowed, below(allowed.bit_count()))
+        self._call(work, card, CALLS[card])
+        return True
+
+    @staticmethod
+    def _call(work: Work, card: int, action: Action) -> None:
+        """The called ``card``'s holder hands it over; the call is recorded."""
         bit = 1 << card
         hands = work.hands
+        declarer = work.declarer
         for seat, hand in enumerate(hands):
             if hand & bit:
                 work.giver = seat
@@ -176,7 +193,6 @@ class CallStep(Step):
                 break
         work.called = card
         work.entries.append((declarer, action))
-        return True
 
 
 @attrs.frozen
@@ -196,9 +212,12 @@ class GiveBackStep(Step):
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """One ``GiveBack`` per card in the declarer's hand but the called one."""
+        return card_actions(GIVE_BACKS, self._givable(work))
+
+    @staticmethod
+    def _givable(work: Work) -> int:
         called = work.called
-        hand = work.hands[work.declarer] & ~(1 << called if called >= 0 else 0)
-        return card_actions(GIVE_BACKS, hand)
+        return work.hands[work.declarer] & ~(1 << called if called >= 0 else 0)
 
     def apply(self, work: Work, action: Action) -> bool:
         """The card goes to the giver."""
@@ -210,11 +229,25 @@ class GiveBackStep(Step):
             raise IllegalActionError(action, f"seat {declarer} does not hold {DECK[card]}")
         if card == work.called:
             raise IllegalActionError(action, "the called card may not be given back")
-        work.hands[declarer] &= ~(1 << card)
+        self._give(work, card, action)
+        return True
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """A random give-back, on masks (see :meth:`Step.rollout`)."""
+        cards = self._givable(work)
+        if not cards:
+            return None
+        card = _bits.nth(cards, below(cards.bit_count()))
+        self._give(work, card, GIVE_BACKS[card])
+        return True
+
+    @staticmethod
+    def _give(work: Work, card: int, action: Action) -> None:
+        """``card`` goes from the declarer to the giver; the give-back is recorded."""
+        work.hands[work.declarer] &= ~(1 << card)
         work.hands[work.giver] |= 1 << card
         work.gave_back = card
-        work.entries.append((declarer, action))
-        return True
+        work.entries.append((work.declarer, action))
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
         """Face down, only the declarer and the giver see the card."""
@@ -283,14 +316,8 @@ class DiscardStep(Step):
             hand = work.hands[seat]
             if not hand & bit:
                 raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
-            work.hands[seat] = hand ^ bit
-            work.stock |= bit
-            discards = list(work.discards)
-            discards[seat] |= bit
-            work.discards = tuple(discards)
-            work.moved = moved = work.moved + 1
-            work.entries.append((seat, action))
-            return moved >= high
+            self._put(work, seat, card, action)
+            return work.moved >= high
         if cls is Done:
             if work.moved < low:
                 raise IllegalActionError(
@@ -299,6 +326,44 @@ class DiscardStep(Step):
             work.entries.append((seat, action))
             return True
         raise wrong_kind(work, action, "discard" + (" or stop" if work.moved >= low else ""))
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """The whole discard at random, on masks: what :meth:`legal_actions` and
+        :meth:`apply` do, without listing the actions (see :meth:`Step.rollout`)."""
+        seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
+        if self.as_taken:
+            low = high = work.taken[seat].bit_count()
+        else:
+            low, high = self.min_count, self.max_count
+        decided = 0
+        while True:
+            hand = work.hands[seat]
+            done_first = work.moved >= low
+            n = hand.bit_count() + done_first
+            if not n:  # no legal action: the loop stops here with its own error
+                return False if decided else None
+            work.history_length += decided > 0
+            decided += 1
+            r = below(n)
+            if done_first:
+                if not r:
+                    work.record(seat, DONE)
+                    return True
+                r -= 1
+            card = _bits.nth(hand, r)
+            self._put(work, seat, card, DISCARDS[card])
+            if work.moved >= high:
+                return True
+
+    @staticmethod
+    def _put(work: Work, seat: int, card: int, action: Action) -> None:
+        """``card`` goes from ``seat``'s hand face down into the stock; the discard is recorded."""
+        bit = 1 << card
+        work.hands[seat] ^= bit
+        work.stock |= bit
+        work.discards = put(work.discards, seat, work.discards[seat] | bit)
+        work.moved += 1
+        work.entries.append((seat, action))
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
         """A discard is face down: only its seat sees the card."""
@@ -396,21 +461,49 @@ class TakeStep(Step):
         laid_down = work.laid_down()
         if laid_down & bit:
             raise IllegalActionError(action, f"{DECK[card]} was discarded: a discard is final")
-        work.stock = stock = stock ^ bit
+        return self._take(work, seat, card, action, laid_down)
+
+    def _take(self, work: Work, seat: int, card: int, action: Action, laid_down: int) -> bool:
+        """``card`` goes from the stock to ``seat``, recorded, and the rest with it when no
+        choice is left; return whether the take is over."""
+        bit = 1 << card
+        work.stock = stock = work.stock ^ bit
         work.hands[seat] |= bit
-        taken = list(work.taken)
-        taken[seat] = mine = taken[seat] | bit
-        work.taken = tuple(taken)
+        work.taken = put(work.taken, seat, work.taken[seat] | bit)
         work.moved += 1
         work.entries.append((seat, action))
         takeable = stock & ~laid_down
         if self.count == "as_discarded":
-            left = work.discards[seat].bit_count() - mine.bit_count()
+            left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
             if left and left == takeable.bit_count():  # forced: take the rest at once
                 self._take_forced(work, seat, takeable)
                 left = 0
             return left == 0
         return not takeable
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """The whole take at random, on masks: what :meth:`legal_actions` and
+        :meth:`apply` do, without listing the actions (see :meth:`Step.rollout`)."""
+        seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
+        free = self.count == "any"
+        laid_down = work.laid_down()
+        decided = 0
+        while True:
+            takeable = work.stock & ~laid_down
+            n = takeable.bit_count() + free
+            if not n:  # no legal action: the loop stops here with its own error
+                return False if decided else None
+            work.history_length += decided > 0
+            decided += 1
+            r = below(n)
+            if free:
+                if not r:
+                    work.record(seat, DONE)
+                    return True
+                r -= 1
+            card = _bits.nth(takeable, r)
+            if self._take(work, seat, card, TAKES[card], laid_down):
+                return True
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
         """A card taken from a stock that was not turned up is seen only by its taker."""

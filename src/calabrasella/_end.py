@@ -1,0 +1,87 @@
+"""The end of a deal: the tally of the tricks and the stock, and the ruleset's score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _bits
+from .actions import Revoke
+from .phases import OVER
+from .rulesets.base import PLAY_TABLE, Ruleset
+from .scoring import Result, make_tally
+from .state import State
+
+__all__ = ["finish", "forget"]
+
+_SUIT_UNITS = _bits._SUIT_UNITS
+
+# The results scored last, by ruleset and tally (a ruleset is a value and its
+# score hook a function of the tally, so an equal tally under the same ruleset
+# scores the same): a few thousand, then started afresh. Random play meets the
+# same tallies again and again, and a result is an immutable value to share.
+_SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
+_SCORES_SIZE = 8192
+
+
+def forget(state: State) -> None:
+    """Drop what the engine remembers of the hooks' answers that ``state``'s next action uses.
+
+    The results reused for equal tallies, and the auction positions after
+    ``state``'s: the next :func:`~calabrasella.apply` asks the ruleset's hooks
+    afresh. The conformance kit calls it, to catch a hook that answers the
+    same question twice in two ways.
+    """
+    _SCORES.clear()
+    here = state._auction
+    if here is not None:
+        here.children.clear()
+
+
+def finish(state: State, last: int, *, abandoned: bool = False) -> State:
+    """Return ``state`` (the last trick just won by ``last``) with the deal scored and over.
+
+    ``state`` is one the caller has just made for this action and shown to
+    nobody: it is completed in place (the phase, the mover and the result).
+    """
+    ex = state._exchange
+    assert ex is not None
+    declarer = ex.declarer
+    won = state._card_units_won
+    tricks = state._tricks_won
+    rules = state._rules
+    revokes = [0, 0]  # the declarer's, the adversaries'
+    if rules._play == PLAY_TABLE:
+        for who, action in state._history:
+            if action.__class__ is Revoke:
+                revokes[who != declarer] += 1
+    stock = state._stock_mask
+    stock_units = _SUIT_UNITS[stock & 1023] + _SUIT_UNITS[stock >> 10 & 1023] + (
+        _SUIT_UNITS[stock >> 20 & 1023] + _SUIT_UNITS[stock >> 30 & 1023]
+    )
+    declarer_cards = won[declarer]
+    adversary_cards = sum(won) - declarer_cards
+    if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
+        declarer_cards = 32 - stock_units - adversary_cards
+    contract, modifier = ex.contract, ex.modifier
+    declarer_tricks = tricks[declarer]
+    key = (
+        id(rules), len(state._hand_masks), state._deal.dealer, declarer, id(contract), id(modifier),
+        declarer_cards, adversary_cards, stock_units, last == declarer, declarer_tricks,
+        sum(tricks) - declarer_tricks, revokes[0], revokes[1], abandoned,
+    )  # fmt: skip
+    known = _SCORES.get(key)
+    if known is not None and known[0] is rules:
+        result = known[1]
+    else:
+        tally = make_tally(
+            key[1], key[2], declarer, contract, modifier, declarer_cards, adversary_cards,
+            stock_units, key[9], declarer_tricks, key[11], revokes[0], revokes[1], abandoned,
+        )  # fmt: skip
+        result = rules.score(tally)
+        if len(_SCORES) >= _SCORES_SIZE:
+            _SCORES.clear()
+        _SCORES[key] = (rules, result)
+    state._phase = OVER
+    state._to_move = None
+    state._result = result
+    return state
