@@ -48,9 +48,6 @@ _new = object.__new__
 _PLAY_ENTRIES = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
 _LEADS = tuple((c,) for c in range(40))
 _SECONDS = tuple(tuple((c0, c1) for c1 in range(40)) for c0 in range(40))
-_PLAYING = PLAYING
-_BIDDING = BIDDING
-_OVER = OVER
 
 
 # --- queries -------------------------------------------------------------------
@@ -81,7 +78,7 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
     """
     if state.__class__ is State:
         phase = state._phase
-        if phase is _PLAYING and not state._rules._play:  # the hot path (follow suit), inline
+        if phase is PLAYING and not state._rules._play:  # the hot path (follow suit), inline
             hand = state._hand_masks[state._to_move]  # type: ignore[index]
             trick = state._trick_cards
             if trick:
@@ -91,13 +88,13 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
                     return _SUIT_PLAYS[suit][in_suit]
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
-        if phase is _BIDDING:
+        if phase is BIDDING:
             return position_of(state).legal
         ex = state._exchange
         if (  # the exchange (table mode adds its stock turns)
             ex is not None
-            and phase is not _PLAYING
-            and phase is not _OVER
+            and phase is not PLAYING
+            and phase is not OVER
             and state._rules._play != PLAY_TABLE
         ):
             return ex.legal  # listed by the running step when the state was built
@@ -168,7 +165,7 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     if seat is not None:
         legal.check_sender(state, action, seat)
     phase = state._phase
-    if phase is _PLAYING and action.__class__ is Play:  # the hot path, inline
+    if phase is PLAYING and action.__class__ is Play:  # the hot path, inline
         card = action.card.index
         mover: int = state._to_move  # type: ignore[assignment]
         hands = state._hand_masks
@@ -202,7 +199,7 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         new = _new(State)
         new._rules = state._rules
         new._deal = deal
-        new._phase = _PLAYING
+        new._phase = PLAYING
         new._hand_masks = new_hands
         new._stock_mask = state._stock_mask
         new._exchange = state._exchange
@@ -240,11 +237,11 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         return finish(new, winner)
     if action.__class__ in IRREGULAR:  # table mode's (refused under the default rules)
         return apply_irregular(state, action)
-    if phase is _BIDDING:
+    if phase is BIDDING:
         return _apply_bidding(state, action)
-    if phase is _PLAYING:
+    if phase is PLAYING:
         raise _wrong_kind(state, action, "play a card")
-    if phase is _OVER:
+    if phase is OVER:
         raise IllegalActionError(action, "the deal is over")
     return apply_exchange(state, action)
 
@@ -346,7 +343,7 @@ def _apply_bidding(state: State, action: Action) -> State:
     return make_state(
         rules=state._rules,
         deal=state._deal,
-        phase=_BIDDING if after.seat is not None else _OVER,
+        phase=BIDDING if after.seat is not None else OVER,
         to_move=after.seat,
         hand_masks=state._hand_masks,
         stock_mask=state._stock_mask,

@@ -21,7 +21,7 @@ from ._pickle import (
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import Phase
+from .phases import DRAWING, OVER, Phase
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -35,9 +35,6 @@ __all__ = ["HistoryEntry", "Phase", "State"]
 #: One entry of a state's history: the seat that acted (or drew) and the action.
 HistoryEntry = tuple[int, Action]
 
-_OVER = Phase.OVER
-_PLAYING = Phase.PLAYING
-_DRAWING = Phase.DRAWING
 
 
 class State:
@@ -185,12 +182,12 @@ class State:
     @property
     def is_over(self) -> bool:
         """Whether the deal is over (played out, or void)."""
-        return self._phase is _OVER
+        return self._phase is OVER
 
     @property
     def is_chance(self) -> bool:
         """Whether chance moves next (see :func:`calabrasella.sample_chance`)."""
-        return self._phase is _DRAWING
+        return self._phase is DRAWING
 
     @property
     def players(self) -> int:

@@ -50,9 +50,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Hidden", "View", "build_view"]
 
-_PLAYING = PLAYING
-_OVER = OVER
-_BIDDING = BIDDING
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
@@ -256,7 +253,7 @@ def build_view(state: State, seat: int) -> View:
     ex = state._exchange
     phase = state._phase
     play = state._rules._play
-    if ex is None or (phase is not _PLAYING and phase is not _OVER) or play == PLAY_TABLE:
+    if ex is None or (phase is not PLAYING and phase is not OVER) or play == PLAY_TABLE:
         return _general_view(state, seat)
     history = state._history
     trick = state._trick_cards
@@ -280,8 +277,8 @@ def build_view(state: State, seat: int) -> View:
         hand, trick, leader, state._deal.next_seat, prefix,
         history if prefix is None else history[cut:], start,
     )  # fmt: skip
-    if phase is _OVER:
-        d["phase"] = _OVER
+    if phase is OVER:
+        d["phase"] = OVER
         d["final_stock"] = _cardset(state._stock_mask)
         d["result"] = state._result
     elif to_move == seat:
@@ -301,14 +298,14 @@ def _general_view(state: State, seat: int) -> View:
     hands = state._hand_masks
     history = state._history
     trick = state._trick_cards
-    over = phase is _OVER
+    over = phase is OVER
     to_move = state._to_move
     rules = state._rules
     if to_move != seat:
         actions: tuple[Action, ...] = ()
-    elif ex is not None and phase is not _PLAYING and not over and rules._play != PLAY_TABLE:
+    elif ex is not None and phase is not PLAYING and not over and rules._play != PLAY_TABLE:
         actions = ex.legal  # the exchange's, listed when the state was built
-    elif phase is _BIDDING:  # the auction position's (kept on the state when the engine built it)
+    elif phase is BIDDING:  # the auction position's (kept on the state when the engine built it)
         actions = position_of(state).legal
     else:
         actions = legal.legal_actions(state)
@@ -382,7 +379,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "rules": state._rules,
         "seat": seat,
         "dealer": state._deal.dealer,
-        "phase": _PLAYING,
+        "phase": PLAYING,
         "to_move": None,
         "stock_size": state._stock_mask.bit_count(),
         "leader": None,

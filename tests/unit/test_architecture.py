@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from pathlib import Path
 from typing import ClassVar
 
 import attrs
@@ -304,3 +305,65 @@ def test_exchange_names_seats_by_role() -> None:
     ex = state.exchange
     assert ex is not None
     assert (ex.seat(Role.DECLARER), ex.seat(Role.FIRST), ex.seat(Role.SECOND)) == (2, 0, 1)
+
+
+# --- a step's own state, and one source for every rule ------------------------------------
+
+
+@attrs.frozen
+class CountsStock(Step):
+    """Keeps the stock's size when it starts, in the exchange record (a test step)."""
+
+    def start(self, work: Work) -> bool:
+        work.set("test.stock", work.stock.bit_count())
+        work.set("test.a-first", ("sorted", "by key"))
+        return False
+
+
+@attrs.frozen(kw_only=True)
+class NotesTheStock(cb.Cavendish):
+    name: ClassVar[str] = "test-notes-stock"
+
+    def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+        return (CountsStock(), *super().exchange_plan(contract))
+
+
+def test_a_step_keeps_its_own_state_in_the_exchange_record() -> None:
+    """Work.set keeps a value in the record: read back, part of the state's value, pickled."""
+    state = cb.apply(cb.new_deal(NotesTheStock(), dealer=0, seed=7), cb.Bid("stand"))
+    ex = state.exchange
+    assert ex is not None
+    assert ex.get("test.stock") == 4  # Cavendish's stock: 4 cards
+    assert ex.get("test.missing", "none") == "none"
+    assert [key for key, _ in ex.data] == ["test.a-first", "test.stock"]
+    assert ex.data != cb.apply(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), cb.Bid("stand")).exchange.data  # type: ignore[union-attr]
+    with cb.registered_ruleset(NotesTheStock):
+        again = pickle.loads(pickle.dumps(state))
+    assert again == state and again.exchange.get("test.stock") == 4  # type: ignore[union-attr]
+    assert check_ruleset(NotesTheStock(), deals=20).deals == 20
+
+
+def test_work_set_refuses_what_cannot_be_part_of_a_value() -> None:
+    """A step's state must hash (it is part of the state's value) and be keyed by a str."""
+    record = cb.rulesets.Exchange.begin(0, cb.Contract.STAND, (), (1, 2, 0), 3)
+    work = Work(cb.CAVENDISH, [0, 0, 0], 0, record, 0)
+    with pytest.raises(TypeError):
+        work.set("test.list", [1, 2])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        work.set(3, "x")  # type: ignore[arg-type]
+    work.set("k", 1)
+    work.set("k", 2)  # set again: replaced
+    assert work.exchange().data == (("k", 2),)
+
+
+def test_no_exchange_rule_is_written_outside_its_step() -> None:
+    """Outside rulesets/ and the bots' sampler, nothing names a built-in step class."""
+    names = ("CallStep", "GiveBackStep", "DiscardStep", "ExposeStep", "TakeStep", "RaiseStep", "DrawStep")
+    package = Path(cb.__file__).parent
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        if "rulesets" in path.parts or "bots" in path.parts:
+            continue
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.name}: {name}" for name in names if name in text]
+    assert found == []
