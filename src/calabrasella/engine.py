@@ -89,7 +89,7 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
             sp = _SUIT_PLAYS
             return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
         if phase is BIDDING:
-            return position_of(state).legal
+            return (state._auction or position_of(state)).legal
         ex = state._exchange
         if (  # the exchange (table mode adds its stock turns)
             ex is not None
@@ -330,7 +330,7 @@ def _apply_bidding(state: State, action: Action) -> State:
     cls = action.__class__
     if cls is not Pass and cls is not Bid:
         raise _wrong_kind(state, action, "bid or pass")
-    here = position_of(state)
+    here = state._auction or position_of(state)  # (a state rebuilt from a pickle has none)
     if cls is Bid and action.contract not in here.allowed:  # type: ignore[union-attr]
         allowed = ", ".join(c.value for c in here.allowed) or "nothing"
         raise IllegalActionError(action, f"seat {seat} may bid {allowed} or pass")

@@ -367,3 +367,21 @@ def test_no_exchange_rule_is_written_outside_its_step() -> None:
         text = path.read_text(encoding="utf-8")
         found += [f"{path.name}: {name}" for name in names if name in text]
     assert found == []
+
+
+def test_the_records_constructors_fill_every_field_by_its_name() -> None:
+    """Exchange.begin and Work.exchange, which build by position for speed, agree with the names."""
+    plan = cb.CAVENDISH.exchange_plan(cb.Contract.STAND)
+    begun = cb.rulesets.Exchange.begin(2, cb.Contract.STAND, plan, (1, 2, 0), 3)
+    assert begun == cb.rulesets.Exchange(
+        declarer=2, contract=cb.Contract.STAND, modifier=None, plan=plan, step=0, moved=0,
+        called=-1, giver=-1, gave_back=-1, exposed=0, discards=(0, 0, 0), taken=(0, 0, 0),
+        drawn=(0, 0, 0), starts=(), forced=(), order=(1, 2, 0), legal=(), data=(),
+    )  # fmt: skip
+    state = mid_deal()
+    ex = state.exchange
+    assert ex is not None
+    work = Work(state.rules, list(state.hand_masks), state.stock_mask, ex, 0)
+    assert work.exchange(ex.legal) == ex
+    work.set("k", 1)
+    assert work.exchange(ex.legal) == ex._replace(data=(("k", 1),))

@@ -71,6 +71,9 @@ def role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
     return order[(i + 1) % 3] if role is Role.FIRST else order[(i + 2) % 3]
 
 
+_tuple_new = tuple.__new__
+
+
 class Exchange(NamedTuple):
     """What the auction decided and what the exchange has done (a read-only record).
 
@@ -137,11 +140,11 @@ class Exchange(NamedTuple):
     ) -> Exchange:
         """Return the record of an exchange that has not begun: nothing called, moved or seen."""
         zeros = (0,) * players
-        return cls(
-            declarer=declarer, contract=contract, modifier=None, plan=plan, step=0, moved=0,
-            called=-1, giver=-1, gave_back=-1, exposed=0, discards=zeros, taken=zeros,
-            drawn=zeros, starts=(), forced=(), order=order, legal=(),
-        )  # fmt: skip
+        # By position, in the order of the fields (a NamedTuple's keywords are dear):
+        # declarer, contract, modifier, plan, step, moved, called, giver, gave_back,
+        # exposed, discards, taken, drawn, starts, forced, order, legal, data.
+        fields = (declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros)
+        return _tuple_new(cls, (*fields, (), (), order, (), ()))
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
@@ -164,9 +167,6 @@ class Exchange(NamedTuple):
         while k >= 0 and starts[k] > entry:
             k -= 1
         return k
-
-
-_tuple_new = tuple.__new__
 
 
 def _first(pair: tuple[str, Hashable]) -> str:
@@ -351,6 +351,9 @@ class Work:
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
     """Return ``values`` with item ``i`` replaced by ``value`` (for the per-seat fields of a work)."""
+    if len(values) == 3:  # (the usual table: one tuple, no slices)
+        a, b, c = values
+        return (value, b, c) if i == 0 else (a, value, c) if i == 1 else (a, b, value)
     return (*values[:i], value, *values[i + 1 :])
 
 

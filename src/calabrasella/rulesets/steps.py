@@ -42,6 +42,7 @@ from ..actions import (
     TAKES,
     Action,
     Call,
+    Contract,
     Discard,
     Done,
     Draw,
@@ -130,10 +131,33 @@ def _choices(instance: Any, attribute: Any, value: Any) -> None:
 _DONE_FIRST: tuple[Action, ...] = (DONE,)
 
 
+# The ruleset's answers of ``callable_cards`` by ruleset, contract and hand: a
+# ruleset is a value and its hooks functions of what they are given (the engine
+# remembers the auction's answers the same way), and a call asks three times,
+# when it starts, for its legal actions and when it applies. A few thousand,
+# then started afresh; the conformance kit clears it (``forget_callable``).
+_CALLABLE: dict[tuple[int, Contract, int], tuple[Any, int]] = {}
+_CALLABLE_SIZE = 4096
+
+
 def _callable(work: Work) -> int:
+    """The cards the declarer may call now: the ruleset's, less those he holds."""
     hand = work.hands[work.declarer]
-    cards = work.rules.callable_cards(_cardset(hand), work.contract)
-    return cards.mask & ~hand & _bits.FULL
+    rules = work.rules
+    key = (id(rules), work.contract, hand)
+    known = _CALLABLE.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    allowed = rules.callable_cards(_cardset(hand), work.contract).mask & ~hand & _bits.FULL
+    if len(_CALLABLE) >= _CALLABLE_SIZE:
+        _CALLABLE.clear()
+    _CALLABLE[key] = (rules, allowed)
+    return allowed
+
+
+def forget_callable() -> None:
+    """Drop the remembered answers of ``callable_cards`` (the next call asks the hook)."""
+    _CALLABLE.clear()
 
 
 @attrs.frozen
@@ -291,30 +315,22 @@ class DiscardStep(Step):
     def start(self, work: Work) -> bool:
         """Ask the seat; with ``as_taken``, only if it took cards."""
         seat = work.seat(self.role)
-        if self.as_taken and not work.taken[seat]:
-            return False
-        return work.ask(seat, Phase.DISCARDING)
+        return bool(self.bounds(work, seat)[1]) and work.ask(seat, Phase.DISCARDING)
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """``Done`` first once enough cards are down, then one ``Discard`` per card held."""
         seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
-        low = work.taken[seat].bit_count() if self.as_taken else self.min_count
         cards = card_actions(DISCARDS, work.hands[seat])
-        return _DONE_FIRST + cards if work.moved >= low else cards
+        return _DONE_FIRST + cards if work.moved >= self.bounds(work, seat)[0] else cards
 
     def apply(self, work: Work, action: Action) -> bool:
         """The card goes face down into the stock; done at ``max_count`` or on ``Done``."""
         seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
-        if self.as_taken:
-            low = high = work.taken[seat].bit_count()
-        else:
-            low, high = self.min_count, self.max_count
+        low, high = self.bounds(work, seat)
         cls = action.__class__
         if cls is Discard:
             card = action.card.index  # type: ignore[union-attr]
-            bit = 1 << card
-            hand = work.hands[seat]
-            if not hand & bit:
+            if not work.hands[seat] >> card & 1:
                 raise IllegalActionError(action, f"seat {seat} does not hold {DECK[card]}")
             self._put(work, seat, card, action)
             return work.moved >= high
@@ -331,10 +347,7 @@ class DiscardStep(Step):
         """The whole discard at random, on masks: what :meth:`legal_actions` and
         :meth:`apply` do, without listing the actions (see :meth:`Step.rollout`)."""
         seat = work.declarer if self.role is _DECLARER else work.seat(self.role)
-        if self.as_taken:
-            low = high = work.taken[seat].bit_count()
-        else:
-            low, high = self.min_count, self.max_count
+        low, high = self.bounds(work, seat)
         decided = 0
         while True:
             hand = work.hands[seat]
