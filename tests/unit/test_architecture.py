@@ -339,7 +339,7 @@ def test_a_step_keeps_its_own_state_in_the_exchange_record() -> None:
     assert ex.data != cb.apply(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), cb.Bid("stand")).exchange.data  # type: ignore[union-attr]
     with cb.registered_ruleset(NotesTheStock):
         again = pickle.loads(pickle.dumps(state))
-    assert again == state and again.exchange.get("test.stock") == 4  # type: ignore[union-attr]
+    assert again == state and again.exchange.get("test.stock") == 4
     assert check_ruleset(NotesTheStock(), deals=20).deals == 20
 
 
