@@ -160,6 +160,34 @@ def forget_callable() -> None:
     _CALLABLE.clear()
 
 
+_DONE_DRAWN = -1
+_NOTHING = -2
+
+
+def _random_card(
+    work: Work, seat: int, cards: int, done_first: bool, below: Callable[[int], int], decided: int
+) -> int:
+    """Make one random decision among ``Done`` (first, if ``done_first``) and one action per
+    card of ``cards``, drawn as the loop draws (``below(n)``, the order of ``legal_actions``).
+
+    Return the card drawn, or :data:`_DONE_DRAWN` (``Done`` is recorded for
+    ``seat``), or :data:`_NOTHING` when there is no legal action (nothing is
+    drawn: the loop stops there with its own error). ``decided`` is how many
+    decisions the step made before this one in the same rollout call.
+    """
+    n = cards.bit_count() + done_first
+    if not n:
+        return _NOTHING
+    work.history_length += decided > 0  # each decision after the first is one entry later
+    r = below(n)
+    if done_first:
+        if not r:
+            work.record(seat, DONE)
+            return _DONE_DRAWN
+        r -= 1
+    return _bits.nth(cards, r)
+
+
 @attrs.frozen
 class CallStep(Step):
     """The declarer calls one card from :meth:`Ruleset.callable_cards`.
@@ -350,20 +378,10 @@ class DiscardStep(Step):
         low, high = self.bounds(work, seat)
         decided = 0
         while True:
-            hand = work.hands[seat]
-            done_first = work.moved >= low
-            n = hand.bit_count() + done_first
-            if not n:  # no legal action: the loop stops here with its own error
-                return False if decided else None
-            work.history_length += decided > 0
+            card = _random_card(work, seat, work.hands[seat], work.moved >= low, below, decided)
+            if card < 0:
+                return True if card == _DONE_DRAWN else False if decided else None
             decided += 1
-            r = below(n)
-            if done_first:
-                if not r:
-                    work.record(seat, DONE)
-                    return True
-                r -= 1
-            card = _bits.nth(hand, r)
             self._put(work, seat, card, DISCARDS[card])
             if work.moved >= high:
                 return True
@@ -502,19 +520,10 @@ class TakeStep(Step):
         laid_down = work.laid_down()
         decided = 0
         while True:
-            takeable = work.stock & ~laid_down
-            n = takeable.bit_count() + free
-            if not n:  # no legal action: the loop stops here with its own error
-                return False if decided else None
-            work.history_length += decided > 0
+            card = _random_card(work, seat, work.stock & ~laid_down, free, below, decided)
+            if card < 0:
+                return True if card == _DONE_DRAWN else False if decided else None
             decided += 1
-            r = below(n)
-            if free:
-                if not r:
-                    work.record(seat, DONE)
-                    return True
-                r -= 1
-            card = _bits.nth(takeable, r)
             if self._take(work, seat, card, TAKES[card], laid_down):
                 return True
 
