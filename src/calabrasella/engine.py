@@ -1,10 +1,15 @@
-"""The driver: apply an action, list the legal ones, resolve chance.
+"""The engine's public functions: apply an action, list the legal ones, resolve chance.
 
 Nothing here mutates anything or draws a random number by itself: a deal
 comes from :mod:`calabrasella.deal`; dividete's unseen draw is a chance node
 whose outcome you pass to :func:`apply` (or draw with :func:`sample_chance`).
-The engine keeps the auction and the play; everything between them is run
-by the ruleset's exchange steps (:mod:`calabrasella.rulesets.steps`).
+
+:func:`apply` sends each action to its phase, one module each: the auction
+(its positions in ``_auction``, a call applied here), the exchange
+(``_exchange`` drives the ruleset's steps, which own every exchange rule),
+the play (the rule in ``_tricks``; its hot path is inline here, held to that
+rule by a property test), the end of the deal (``_end``) and table mode's
+irregular actions (``_table``).
 """
 
 from __future__ import annotations
