@@ -15,19 +15,16 @@ from pathlib import Path
 from typing import TextIO
 
 import calabrasella as cb
+from calabrasella.errors import FileProblem
 from calabrasella.records import MAX_BYTES
 from calabrasella.scoring import plural as _n
 
-from ._play import CommandError, Reader
+from ._play import Reader
 from ._render import action_text, active_seats, card_text, format_cards, result_lines, suit_legend
 
 __all__ = ["FileProblem", "load_record", "replay_record", "show_record"]
 
 _MOST_BYTES = 4 * MAX_BYTES  # UTF-8 takes at most four bytes a character
-
-
-class FileProblem(CommandError):
-    """A file that cannot be read as a record or a state; the message is one line."""
 
 
 def _one_line(error: BaseException) -> str:
@@ -49,7 +46,7 @@ def load_record(path: str | Path) -> cb.Record:
         >>> load_record("no/such/file.json")
         Traceback (most recent call last):
         ...
-        calabrasella.cli._replay.FileProblem: no/such/file.json: cannot read it: No such file or directory
+        calabrasella.errors.FileProblem: no/such/file.json: cannot read it: No such file or directory
     """
     try:
         with open(path, "rb") as file:
