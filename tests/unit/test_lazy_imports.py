@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import calabrasella as cb
 
 SRC = Path(cb.__file__).resolve().parents[1]
@@ -45,13 +47,15 @@ def run(code: str) -> object:
     return json.loads(done.stdout)
 
 
-def test_import_calabrasella_leaves_records_match_and_codecs_unloaded() -> None:
-    """After ``import calabrasella`` none of the lazy modules is in ``sys.modules``; the engine is."""
+@pytest.mark.parametrize("package", ["calabrasella", "calabrasella.bots", "calabrasella.testing", "calabrasella.cli"])
+def test_import_calabrasella_leaves_records_match_and_codecs_unloaded(package: str) -> None:
+    """After ``import calabrasella`` (or the bots, the kit, the CLI) no lazy module is in ``sys.modules``."""
     loaded = run(
-        "import json, sys, calabrasella\n"
+        f"import json, sys, {package}\n"
         "print(json.dumps(sorted(m for m in sys.modules if m.startswith('calabrasella'))))"
     )
     assert isinstance(loaded, list)
+    assert package in loaded
     assert "calabrasella.engine" in loaded
     assert "calabrasella.state" in loaded
     assert [m for m in LAZY_MODULES if m in loaded] == []
