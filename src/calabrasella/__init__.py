@@ -14,7 +14,13 @@ Example:
     ...     state = cb.apply(state, rng.choice(view.legal_actions))
     >>> sum(state.result.payments)
     0
+
+Records, their text format, the JSON codecs and matches load on first use
+of their names (``cb.Record``, ``cb.to_json``, ``cb.Match``...), so a
+program that only plays does not pay for them at import.
 """
+
+from typing import TYPE_CHECKING
 
 from ._rollout import rollout
 from .actions import (
@@ -51,6 +57,7 @@ from .engine import (
 from .errors import (
     CalabrasellaError,
     IllegalActionError,
+    MatchError,
     NotationError,
     RecordError,
     RulesetError,
@@ -59,9 +66,7 @@ from .errors import (
     SeedError,
     StateError,
 )
-from .match import Cut, Match, MatchError, Transfer, cut_for_seats
 from .phases import Phase
-from .records import Record, from_data, from_json, to_data, to_json
 from .rulesets import (
     CALABRESELLA,
     CAVENDISH,
@@ -78,7 +83,24 @@ from .scoring import Bonus, Result, Side, Tally, result_of, settle
 from .state import State
 from .views import Hidden, View
 
+if TYPE_CHECKING:
+    from .match import Cut, Match, Transfer, cut_for_seats
+    from .records import Record, from_data, from_json, to_data, to_json
+
 __version__ = "0.1.0"
+
+# The names that load their module on first use, and the module each comes from.
+_LAZY = {
+    "Cut": "match",
+    "Match": "match",
+    "Transfer": "match",
+    "cut_for_seats": "match",
+    "Record": "records",
+    "from_data": "records",
+    "from_json": "records",
+    "to_data": "records",
+    "to_json": "records",
+}
 
 __all__ = [
     "CALABRESELLA",
@@ -157,3 +179,30 @@ __all__ = [
     "unregister_ruleset",
     "view",
 ]
+
+
+def _load(name: str) -> object:
+    """Import the module that defines ``name`` (one of ``_LAZY``) and keep the name here."""
+    where = _LAZY.get(name)
+    if where == "match":
+        from . import match
+
+        value: object = getattr(match, name)
+    elif where == "records":
+        from . import records
+
+        value = getattr(records, name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if not TYPE_CHECKING:  # a module __getattr__ would make mypy accept any name
+    __getattr__ = _load
+
+del TYPE_CHECKING  # not a public name

@@ -18,10 +18,27 @@ POSITION_UNITS = (1, 1, 3, 1, 1, 1, 0, 0, 0, 0)
 UNITS = POSITION_UNITS * 4
 SUIT_MASKS = tuple(0x3FF << (10 * s) for s in range(4))
 
+
+
+def subset_sums(values: tuple[int, ...]) -> tuple[int, ...]:
+    """Return, for every mask of ``len(values)`` bits, the sum of ``values`` at its set bits.
+
+    Built by doubling (the masks with bit ``p`` set are those without it plus
+    ``values[p]``): 1,024 additions for 10 bits, a tenth of the time of
+    summing each mask's bits at import.
+
+    Example:
+        >>> subset_sums((1, 3))
+        (0, 1, 3, 4)
+    """
+    sums = [0]
+    for value in values:
+        sums += [s + value for s in sums]
+    return tuple(sums)
+
+
 #: Units of every 10-bit within-suit mask.
-_SUIT_UNITS = tuple(
-    sum(POSITION_UNITS[p] for p in range(10) if m >> p & 1) for m in range(1024)
-)
+_SUIT_UNITS = subset_sums(POSITION_UNITS)
 
 
 def units(mask: int) -> int:

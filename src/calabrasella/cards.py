@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 import attrs
-from typing_extensions import Self
 
 from . import _bits
 from .errors import NotationError
@@ -39,6 +38,9 @@ from .suits import (
     Rank,
     Suit,
 )
+
+if TYPE_CHECKING:
+    from typing_extensions import Self  # only in annotations: not loaded at run time
 
 __all__ = ["DECK", "Card", "CardSet", "Rank", "Suit"]
 

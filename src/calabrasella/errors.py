@@ -1,8 +1,14 @@
-"""The library's exceptions.
+"""The library's exceptions, all of them: the engine's, the bots', the conformance kit's and the CLI's.
 
 Every error the library raises on purpose derives from
 :class:`CalabrasellaError`. The ones caused by bad input also derive from
 :class:`ValueError`, so code that already catches ``ValueError`` keeps working.
+Each is also importable from where it is raised (``calabrasella.MatchError``,
+``calabrasella.bots.BotError``, ``calabrasella.testing.ConformanceError``,
+``calabrasella.cli.CommandError``...); the API reference has a table of
+which to catch.
+
+This module imports nothing of the package, so every layer may raise them.
 """
 
 from __future__ import annotations
@@ -10,14 +16,21 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "BotError",
     "CalabrasellaError",
+    "CommandError",
+    "ConformanceError",
+    "FileProblem",
     "IllegalActionError",
+    "InconsistentViewError",
+    "MatchError",
     "NotationError",
     "RecordError",
     "RulesetError",
     "RulesetOptionError",
     "SeatError",
     "SeedError",
+    "SolveError",
     "StateError",
 ]
 
@@ -144,8 +157,117 @@ class SeatError(CalabrasellaError, ValueError, IndexError):
         return (type(self), (self.seat, self.players))
 
 
-class SeedError(RecordError, TypeError):
+class SeedError(CalabrasellaError, TypeError):
     """A seed or generator that is neither an int nor a ``random.Random``.
 
-    A :class:`RecordError` (what a bad seed raised before) and a :class:`TypeError`.
+    A :class:`TypeError`, not a :class:`RecordError`: a bad seed is a wrong
+    argument, not a malformed record (it was a ``RecordError`` before).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> cb.new_deal(cb.CAVENDISH, seed="7")
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.SeedError: seed='7': expected an int or a random.Random
+    """
+
+
+class MatchError(RecordError):
+    """A deal that does not belong to the match, or a match that is over.
+
+    A :class:`RecordError` (and so a ``ValueError``): recording a deal into
+    a :class:`~calabrasella.Match` is fitting a record into it, and the
+    message says why it does not fit. The match it was given to is unchanged.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> m = cb.Match.start(cb.CAVENDISH, seed=1)
+        >>> m.record(m.next_deal(seed=2))
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.MatchError: deal 1 is not over (phase bidding)
+    """
+
+
+class InconsistentViewError(RecordError):
+    """A view that no deal and actions could produce (a hand-edited view, say).
+
+    Raised by the sampler of :mod:`calabrasella.bots` (and so by the bots
+    that sample). A :class:`RecordError`, so also a ``ValueError``; the
+    message says what does not fit.
+
+    Example:
+        >>> str(InconsistentViewError("seat 1 holds 13 cards"))
+        'seat 1 holds 13 cards'
+    """
+
+
+class SolveError(StateError, ValueError):
+    """A state the solver of :mod:`calabrasella.bots.solver` cannot solve: not a State, or not in the play phase.
+
+    A :class:`StateError` (the wrong kind of state) and a :class:`ValueError`.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> from calabrasella.bots.solver import solve
+        >>> solve(cb.new_deal(cb.CAVENDISH, seed=7))
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.SolveError: solve() needs a state in the play phase, not in BIDDING
+    """
+
+
+class BotError(CalabrasellaError, ValueError):
+    """Bots or a simulation set up wrongly: a wrong number of bots, a bot's
+    answer that is not an action, a bad number of deals.
+
+    Example:
+        >>> str(BotError("3 bots needed, 2 given"))
+        '3 bots needed, 2 given'
+    """
+
+
+class ConformanceError(CalabrasellaError, AssertionError):
+    """An invariant of the rules is broken (raised by :func:`calabrasella.testing.check_ruleset`).
+
+    The message names the ruleset, the deal (its index, dealer and seed),
+    the step (the number of actions applied before it) and the broken
+    invariant, and lists the actions of the deal so far.
+
+    Attributes:
+        invariant: The broken invariant: ``"cards"``, ``"purity"``,
+            ``"history"``, ``"legality"``, ``"determinism"``,
+            ``"conservation"`` or ``"views"``.
+
+    Example:
+        >>> err = ConformanceError("35 units expected", invariant="conservation")
+        >>> err.invariant, isinstance(err, AssertionError)
+        ('conservation', True)
+    """
+
+    def __init__(self, message: str, *, invariant: str = "") -> None:
+        self.invariant = invariant
+        super().__init__(message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_conformance_error, (str(self), self.invariant))
+
+
+def _rebuild_conformance_error(message: str, invariant: str) -> ConformanceError:
+    return ConformanceError(message, invariant=invariant)
+
+
+class CommandError(CalabrasellaError, ValueError):
+    """A command-line request that cannot be carried out; the message is one line.
+
+    Raised by :mod:`calabrasella.cli`: an unknown bot, a seat that sits out,
+    a line that chooses no move, a file that is not a record
+    (:class:`FileProblem`).
+    """
+
+
+class FileProblem(CommandError):
+    """A file that cannot be read as a record or a state; the message is one line.
+
+    Raised by :func:`calabrasella.cli.load_record` and the ``replay`` command.
     """

@@ -47,28 +47,11 @@ import attrs
 
 from .cards import DECK, Card
 from .deal import as_random, new_deal
-from .errors import RecordError, RulesetError
+from .errors import MatchError, RulesetError
 from .rulesets.base import Ruleset
 from .state import State
 
 __all__ = ["Cut", "Match", "MatchError", "Transfer", "cut_for_seats"]
-
-
-class MatchError(RecordError):
-    """A deal that does not belong to the match, or a match that is over.
-
-    A :class:`~calabrasella.RecordError` (and so a ``ValueError``): recording
-    a deal into a match is fitting a record into it, and the message says
-    why it does not fit. The match it was given to is unchanged.
-
-    Example:
-        >>> import calabrasella as cb
-        >>> m = cb.Match.start(cb.CAVENDISH, seed=1)
-        >>> m.record(m.next_deal(seed=2))
-        Traceback (most recent call last):
-        ...
-        calabrasella.match.MatchError: deal 1 is not over (phase bidding)
-    """
 
 
 @attrs.frozen

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, NoReturn, cast
+from typing import NoReturn, cast
 
 import attrs
 
@@ -85,7 +85,12 @@ from .actions import (
 from .cards import DECK, CardSet
 from .deal import deal_from, new_deal, shuffled_deal
 from .engine import apply, chance_outcomes, is_legal, legal_actions, sample_chance
-from .errors import CalabrasellaError, IllegalActionError, RulesetError
+from .errors import (
+    ConformanceError,
+    IllegalActionError,
+    RulesetError,
+    _rebuild_conformance_error,
+)
 from .legal import actor
 from .phases import Phase
 from .rulesets.base import Ruleset
@@ -137,34 +142,8 @@ _PUT = (Play, Revoke)  # the actions that put a card to the trick
 _JUNK: tuple[object, ...] = ("Ad", "pass", None, 0, DECK[0], Pass, (0, Pass()))
 
 
-class ConformanceError(CalabrasellaError, AssertionError):
-    """An invariant of the rules is broken (raised by :func:`check_ruleset`).
-
-    The message names the ruleset, the deal (its index, dealer and seed),
-    the step (the number of actions applied before it) and the broken
-    invariant, and lists the actions of the deal so far.
-
-    Attributes:
-        invariant: The broken invariant: ``"cards"``, ``"purity"``,
-            ``"history"``, ``"legality"``, ``"determinism"``,
-            ``"conservation"`` or ``"views"``.
-
-    Example:
-        >>> err = ConformanceError("35 units expected", invariant="conservation")
-        >>> err.invariant, isinstance(err, AssertionError)
-        ('conservation', True)
-    """
-
-    def __init__(self, message: str, *, invariant: str = "") -> None:
-        self.invariant = invariant
-        super().__init__(message)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_error, (str(self), self.invariant))
-
-
-def _rebuild_error(message: str, invariant: str) -> ConformanceError:
-    return ConformanceError(message, invariant=invariant)
+# The name under which a ConformanceError pickled before the errors moved to errors.py.
+_rebuild_error = _rebuild_conformance_error
 
 
 @attrs.frozen(kw_only=True)

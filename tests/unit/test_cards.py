@@ -520,3 +520,14 @@ def test_cardset_of_a_non_collection_raises_notation_error(value: object) -> Non
     """CardSet.of of a non-collection raises NotationError, not TypeError."""
     with pytest.raises(cb.NotationError):
         CardSet.of(value)  # type: ignore[arg-type]
+
+
+def test_the_units_table_sums_each_masks_positions() -> None:
+    """_bits' table of units per 10-bit suit mask, built by doubling, is the plain sum of each mask's positions."""
+    from calabrasella import _bits
+
+    direct = tuple(
+        sum(_bits.POSITION_UNITS[p] for p in range(10) if m >> p & 1) for m in range(1024)
+    )
+    assert direct == _bits._SUIT_UNITS
+    assert _bits.units(_bits.FULL) == 4 * sum(_bits.POSITION_UNITS)

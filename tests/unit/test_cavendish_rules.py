@@ -833,10 +833,12 @@ def test_deal_every_card_once_twelve_each_four_in_stock() -> None:
 
 
 @pytest.mark.parametrize("seed", ["7", 7.0, None, b"7"])
-def test_deal_bad_seed_raises_record_error(seed: object) -> None:
-    """A seed is an int or a random.Random; anything else raises RecordError."""
-    with pytest.raises(cb.RecordError):
+def test_deal_bad_seed_raises_seed_error(seed: object) -> None:
+    """A seed is an int or a random.Random; anything else raises SeedError (a TypeError, not a RecordError)."""
+    with pytest.raises(cb.SeedError) as info:
         cb.new_deal(cb.CAVENDISH, seed=seed)  # type: ignore[arg-type]
+    assert isinstance(info.value, TypeError)
+    assert not isinstance(info.value, cb.RecordError)
 
 
 # --- deal_from validation -----------------------------------------------------------------------

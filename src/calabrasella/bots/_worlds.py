@@ -19,6 +19,7 @@ from math import comb, factorial
 from typing import NamedTuple, Union
 
 import calabrasella as cb
+from calabrasella.errors import InconsistentViewError
 from calabrasella.rulesets import steps as st
 
 from ._hand import bits
@@ -47,18 +48,6 @@ _PLAYS = (cb.Play, cb.Revoke)
 _SILENT = (cb.Pass, cb.Bid, cb.Raise, cb.Done, cb.TurnStock, cb.Abandon)
 
 Entry = tuple[int, Union[cb.Action, cb.Hidden]]
-
-
-class InconsistentViewError(cb.RecordError):
-    """A view that no deal and actions could produce (a hand-edited view, say).
-
-    A :class:`~calabrasella.RecordError`, so also a ``ValueError``; the
-    message says what does not fit.
-
-    Example:
-        >>> str(InconsistentViewError("seat 1 holds 13 cards"))
-        'seat 1 holds 13 cards'
-    """
 
 
 class Draw(NamedTuple):

@@ -22,21 +22,12 @@ import random
 from typing import Protocol, Union, runtime_checkable
 
 import calabrasella as cb
+from calabrasella.errors import BotError
 
 __all__ = ["Bot", "BotError", "RandomBot", "as_rng", "regular_actions"]
 
 #: The table-mode actions that record a player's mistake: no bot here chooses them.
 IRREGULAR = (cb.Revoke, cb.TurnStock, cb.OutOfTurn, cb.Abandon)
-
-
-class BotError(cb.CalabrasellaError, ValueError):
-    """Bots or a simulation set up wrongly: a wrong number of bots, a bot's
-    answer that is not an action, a bad number of deals.
-
-    Example:
-        >>> str(BotError("3 bots needed, 2 given"))
-        '3 bots needed, 2 given'
-    """
 
 
 @runtime_checkable

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 import attrs
 
 import calabrasella as cb
+from calabrasella.errors import SolveError
 
 from . import _solver_core as core
 from . import _solver_moves as moves
@@ -55,22 +56,6 @@ _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
 _UNITS = moves.UNITS
 _TOTAL = 35
 _REVOKE_UNITS = 9
-
-
-class SolveError(cb.StateError, ValueError):
-    """A state the solver cannot solve: not a State, or not in the play phase.
-
-    A :class:`~calabrasella.StateError` (the wrong kind of state) and a
-    :class:`ValueError`.
-
-    Example:
-        >>> import calabrasella as cb
-        >>> from calabrasella.bots.solver import solve
-        >>> solve(cb.new_deal(cb.CAVENDISH, seed=7))
-        Traceback (most recent call last):
-        ...
-        calabrasella.bots.solver.SolveError: solve() needs a state in the play phase, not in BIDDING
-    """
 
 
 @attrs.frozen
@@ -402,7 +387,7 @@ def action_values(state: cb.State) -> dict[cb.Play, int]:
         >>> action_values(cb.new_deal(cb.CAVENDISH, seed=7))
         Traceback (most recent call last):
         ...
-        calabrasella.bots.solver.SolveError: action_values() needs a state in the play phase, not in BIDDING
+        calabrasella.errors.SolveError: action_values() needs a state in the play phase, not in BIDDING
     """
     root = _root(state, "action_values")
     found: dict[int, int] = {}

@@ -20,6 +20,7 @@ from typing import TextIO
 
 import calabrasella as cb
 from calabrasella.bots.heuristic import HeuristicBot
+from calabrasella.errors import CommandError
 from calabrasella.scoring import LAST_TRICK_UNITS
 from calabrasella.scoring import plural as _n
 
@@ -54,14 +55,6 @@ _QUIT = frozenset({"quit", "q", "exit"})
 _HELP = frozenset({"help", "h", "?", "menu"})
 _NUMBER = re.compile(r"[+-]?[0-9]+")
 _LONGEST = 120  # a line longer than this is no move
-
-
-class CommandError(cb.CalabrasellaError, ValueError):
-    """A command-line request that cannot be carried out; the message is one line.
-
-    An unknown bot, a seat that sits out, a line that chooses no move, a file
-    that is not a record (:class:`~calabrasella.cli.FileProblem`).
-    """
 
 
 class _Bad(Exception):
@@ -114,7 +107,7 @@ def make_opponent(name: str, seed: int | str) -> Opponent:
         >>> make_opponent("oracle", 1)
         Traceback (most recent call last):
         ...
-        calabrasella.cli._play.CommandError: no opponents called 'oracle' (known: heuristic, random)
+        calabrasella.errors.CommandError: no opponents called 'oracle' (known: heuristic, random)
     """
     maker = OPPONENTS.get(name)
     if maker is None:
@@ -141,7 +134,7 @@ def interpret(line: str, legal: Sequence[cb.Action], *, symbols: bool = True) ->
         >>> interpret("3", legal)
         Traceback (most recent call last):
         ...
-        calabrasella.cli._play.CommandError: there is no move 3: type a number from 1 to 2
+        calabrasella.errors.CommandError: there is no move 3: type a number from 1 to 2
     """
     try:
         return _interpret(line, legal, symbols)

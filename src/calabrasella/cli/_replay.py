@@ -15,20 +15,13 @@ from pathlib import Path
 from typing import TextIO
 
 import calabrasella as cb
-from calabrasella.records import MAX_BYTES
+from calabrasella.errors import FileProblem
 from calabrasella.scoring import plural as _n
 
-from ._play import CommandError, Reader
+from ._play import Reader
 from ._render import action_text, active_seats, card_text, format_cards, result_lines, suit_legend
 
 __all__ = ["FileProblem", "load_record", "replay_record", "show_record"]
-
-_MOST_BYTES = 4 * MAX_BYTES  # UTF-8 takes at most four bytes a character
-
-
-class FileProblem(CommandError):
-    """A file that cannot be read as a record or a state; the message is one line."""
-
 
 def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split()) or type(error).__name__
@@ -49,15 +42,18 @@ def load_record(path: str | Path) -> cb.Record:
         >>> load_record("no/such/file.json")
         Traceback (most recent call last):
         ...
-        calabrasella.cli._replay.FileProblem: no/such/file.json: cannot read it: No such file or directory
+        calabrasella.errors.FileProblem: no/such/file.json: cannot read it: No such file or directory
     """
+    from calabrasella.records import MAX_BYTES  # here: the other commands need no records
+
+    most = 4 * MAX_BYTES  # UTF-8 takes at most four bytes a character
     try:
         with open(path, "rb") as file:
-            data = file.read(_MOST_BYTES + 1)
+            data = file.read(most + 1)
     except OSError as error:
         raise FileProblem(f"{path}: cannot read it: {error.strerror or error}") from None
-    if len(data) > _MOST_BYTES:
-        raise FileProblem(f"{path}: too large for a record (over {_MOST_BYTES} bytes)")
+    if len(data) > most:
+        raise FileProblem(f"{path}: too large for a record (over {most} bytes)")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

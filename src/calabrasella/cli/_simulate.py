@@ -34,7 +34,7 @@ def parse_bots(text: str, players: int) -> list[BotFactory]:
         >>> parse_bots("oracle", 3)
         Traceback (most recent call last):
         ...
-        calabrasella.cli._play.CommandError: --bots: no bot called 'oracle' (known: heuristic, random)
+        calabrasella.errors.CommandError: --bots: no bot called 'oracle' (known: heuristic, random)
     """
     names = [name.strip().lower() for name in text.split(",")]
     known = ", ".join(sorted(BOTS))
