@@ -15,14 +15,14 @@ Example:
     >>> sum(state.result.payments)
     0
 
-Records, their text format, the JSON codecs and matches load on first use
-of their names (``cb.Record``, ``cb.to_json``, ``cb.Match``...), so a
-program that only plays does not pay for them at import.
+Records, their text format, the JSON codecs, matches and ``rollout`` load on
+first use of their names (``cb.Record``, ``cb.to_json``, ``cb.Match``,
+``cb.rollout``...), so a program that only plays does not pay for them at
+import.
 """
 
 from typing import TYPE_CHECKING
 
-from ._rollout import rollout
 from .actions import (
     Abandon,
     Action,
@@ -84,6 +84,7 @@ from .state import State
 from .views import Hidden, View
 
 if TYPE_CHECKING:
+    from ._rollout import rollout
     from .match import Cut, Match, Transfer, cut_for_seats
     from .records import Record, from_data, from_json, to_data, to_json
 
@@ -100,6 +101,7 @@ _LAZY = {
     "from_json": "records",
     "to_data": "records",
     "to_json": "records",
+    "rollout": "_rollout",
 }
 
 __all__ = [
@@ -192,6 +194,10 @@ def _load(name: str) -> object:
         from . import records
 
         value = getattr(records, name)
+    elif where == "_rollout":
+        from . import _rollout
+
+        value = _rollout.rollout
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value

@@ -56,7 +56,10 @@ def indices(mask: int) -> Iterator[int]:
 
 
 #: The positions held in each 10-bit suit mask, strongest first.
-PLACES = tuple(tuple(p for p in range(10) if m >> p & 1) for m in range(1024))
+PLACES: tuple[tuple[int, ...], ...] = ((),)
+for _p in range(10):  # by doubling: the holdings without position p, then with it
+    PLACES += tuple((*held, _p) for held in PLACES)
+del _p
 
 
 def nth(mask: int, r: int) -> int:

@@ -332,7 +332,7 @@ def _play(
 
 # The positions held in each 10-bit suit mask, strongest first (the order of the
 # legal actions), and the bit length of each count of legal actions.
-_PLACES = tuple(tuple(p for p in range(10) if m >> p & 1) for m in range(1024))
+_PLACES = _bits.PLACES
 _BIT_LENGTHS = tuple(n.bit_length() for n in range(41))
 # For each 10-bit holding of the suit led: the positions that may follow, how
 # many, and their count's bit length; with no duty to follow, none.

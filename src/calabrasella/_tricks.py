@@ -15,9 +15,16 @@ __all__ = ["SUIT_PLAYS", "legal_plays", "trick_winner"]
 
 #: ``Play`` actions for every within-suit 10-bit mask, per suit: the legal
 #: plays are one or four tuple lookups.
+def _holdings(plays: tuple[Play, ...]) -> tuple[tuple[Play, ...], ...]:
+    """Every subset of ten plays, indexed by its 10-bit mask (built by doubling)."""
+    out: list[tuple[Play, ...]] = [()]
+    for play in plays:
+        out += [held + (play,) for held in out]
+    return tuple(out)
+
+
 SUIT_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(tuple(PLAYS[10 * s + p] for p in range(10) if m >> p & 1) for m in range(1024))
-    for s in range(4)
+    _holdings(PLAYS[10 * s : 10 * s + 10]) for s in range(4)
 )
 
 

@@ -72,3 +72,14 @@ def test_the_rollouts_play_is_the_loops(playout: Playout, seed: int) -> None:
     while not loop.is_over:
         loop = cb.apply(loop, rng.choice(cb.legal_actions(loop)))
     assert cb.rollout(start, random.Random(seed)) == loop
+
+
+def test_the_kernels_tables_are_what_they_say() -> None:
+    """The tables built by doubling hold, for every suit holding, its positions and plays."""
+    from calabrasella._bits import PLACES
+    from calabrasella._tricks import SUIT_PLAYS
+
+    for mask in range(1024):
+        assert PLACES[mask] == tuple(p for p in range(10) if mask >> p & 1)
+        for suit in range(4):
+            assert SUIT_PLAYS[suit][mask] == tuple(cb.Play(cb.DECK[10 * suit + p]) for p in PLACES[mask])

@@ -35,6 +35,7 @@ LAZY_NAMES = {
     "from_json": "calabrasella.records",
     "to_data": "calabrasella.records",
     "to_json": "calabrasella.records",
+    "rollout": "calabrasella._rollout",
 }
 
 
@@ -59,6 +60,8 @@ def test_import_calabrasella_leaves_records_match_and_codecs_unloaded(package: s
     assert "calabrasella.engine" in loaded
     assert "calabrasella.state" in loaded
     assert [m for m in LAZY_MODULES if m in loaded] == []
+    if package == "calabrasella":  # (the bots and the kit roll out: they load it)
+        assert "calabrasella._rollout" not in loaded
 
 
 def test_the_lazy_names_work_on_first_use() -> None:
