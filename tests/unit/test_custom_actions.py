@@ -6,6 +6,7 @@ action is tested in test_swap_variant.py.
 
 from __future__ import annotations
 
+import json
 import pickle
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -14,7 +15,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
-from calabrasella import _pickle
+from calabrasella import _codec, _pickle
 from calabrasella._action_kinds import RESERVED_WORDS, JsonValue
 from calabrasella.actions import PLAYS
 from calabrasella.rulesets.protocol import describe
@@ -262,3 +263,90 @@ def test_malformed_pickled_data_is_a_record_error() -> None:
         pytest.raises(cb.RecordError, match="kind 'knock': expected a count, got 'x'"),
     ):
         _pickle.decode_actions(codes, (("knock", "x"),))
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+def test_json_writes_a_custom_kind_as_its_kind_and_data() -> None:
+    assert _codec.action_data(Knock(3), "actions[0]") == {"kind": "knock", "data": 3}
+    assert _codec.action_data(Point(cb.DECK[0]), "") == {"kind": "point", "data": {"card": "3d"}}
+    assert _codec.action_data(cb.Play("Ad"), "") == "play Ad"  # the built-ins: their text
+    with cb.registered_action(Knock), cb.registered_action(Point):
+        for action in (Knock(3), Point(cb.DECK[0])):
+            text = json.dumps(_codec.action_data(action, ""))
+            assert _codec.action(json.loads(text), "actions[0]") == action
+        assert _codec.action("knock 4", "") == Knock(4)  # the text form is read too
+
+
+def test_json_refuses_a_kind_not_registered_naming_it() -> None:
+    with pytest.raises(
+        cb.RecordError, match=r"actions\[2\]\.kind: no action kind 'knock' is registered"
+    ):
+        _codec.action({"kind": "knock", "data": 3}, "actions[2]")
+    with (
+        cb.registered_action(Point),
+        pytest.raises(
+            cb.RecordError, match=r"'knock' is registered in this process \(registered: point\)"
+        ),
+    ):
+        _codec.action({"kind": "knock", "data": 3}, "actions[2]")
+
+
+@pytest.mark.parametrize(
+    ("value", "where", "words"),
+    [
+        ({"kind": "knock"}, "a.data", "missing"),
+        ({"kind": "knock", "data": 3, "more": 1}, "a.more", "unknown key"),
+        ({"kind": 3, "data": 3}, "a.kind", "expected a string"),
+        (
+            {"kind": "knock", "data": "3"},
+            "a.data",
+            "not the data of a knock action: expected a count",
+        ),
+        ({"kind": "knock", "data": None}, "a.data", "not the data of a knock action"),
+        ({"kind": "point", "data": {"card": "Zz"}}, "a.data", "not the data of a point action"),
+        ({"kind": "point", "data": {"card": 5}}, "a.data", "not the data of a point action"),
+        ({"kind": "point", "data": [1, 2]}, "a.data", "not the data of a point action"),
+        ({"kind": "point", "data": {}}, "a.data", "not the data of a point action"),
+    ],
+)
+def test_malformed_custom_json_is_a_record_error(value: object, where: str, words: str) -> None:
+    with (
+        cb.registered_action(Knock),
+        cb.registered_action(Point),
+        pytest.raises(cb.RecordError) as info,
+    ):
+        _codec.action(value, "a")
+    assert info.value.where == where
+    assert words in info.value.reason
+
+
+def test_a_from_json_with_a_bug_is_a_record_error_too() -> None:
+    @attrs.frozen
+    class Sloppy(Knock):
+        kind: ClassVar[str] = "sloppy"
+
+        @classmethod
+        def from_json(cls, data: JsonValue) -> Sloppy:
+            return cls(data["times"])  # type: ignore[index, call-overload, arg-type]
+
+    with cb.registered_action(Sloppy):
+        datas: list[JsonValue] = [3, {}, [1]]
+        for data in datas:
+            with pytest.raises(cb.RecordError, match="not the data of a sloppy action"):
+                _codec.action({"kind": "sloppy", "data": data}, "a")
+
+
+def test_json_refuses_to_write_data_that_is_not_plain() -> None:
+    @attrs.frozen
+    class Leaky(Point):
+        kind: ClassVar[str] = "leaky"
+
+        def to_json(self) -> JsonValue:
+            return {"card": self.card}  # type: ignore[dict-item]
+
+    with pytest.raises(
+        cb.RecordError, match=r"actions\[4\]\.data\.card: a Card is not a plain JSON"
+    ):
+        _codec.action_data(Leaky(cb.DECK[0]), "actions[4]")
