@@ -35,11 +35,14 @@ listed in :data:`INVARIANTS`):
 - ``views``: a seat's view does not change when the cards it cannot know are
   swapped for others of the same suit (an alternative world consistent with
   what it saw, built from the state without :mod:`calabrasella.views`).
+- ``encoding``: every listed action reads back equal from its text, its JSON
+  and its pickle; one of a variant's own kind is registered and declared by
+  its step (:func:`encoding_problem`).
 
 The helpers the checks use are public, so that a property test checks the
 same thing in the same way: :func:`state_contents` and :func:`same_contents`,
 :func:`played_cards`, :func:`recount_tricks`, :func:`cards_seat_may_know`,
-:func:`relabel_cards`, :func:`relabel_action`, and for table mode
+:func:`relabel_cards`, :func:`relabel_action`, :func:`encoding_problem`, and for table mode
 :func:`revoke_penalty` and :func:`table_mode_problem`.
 """
 
@@ -54,6 +57,7 @@ import attrs
 from ._driver import forget
 from ._invariants import (
     cards_seat_may_know,
+    encoding_problem,
     played_cards,
     recount_tricks,
     relabel_action,
@@ -99,6 +103,7 @@ __all__ = [
     "ConformanceError",
     "cards_seat_may_know",
     "check_ruleset",
+    "encoding_problem",
     "played_cards",
     "recount_tricks",
     "relabel_action",
@@ -110,7 +115,8 @@ __all__ = [
 ]
 
 #: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
-INVARIANTS = ("cards", "purity", "history", "legality", "determinism", "conservation", "views")
+INVARIANTS = ("cards", "purity", "history", "legality", "determinism", "conservation", "views",
+              "encoding")  # fmt: skip
 
 #: Units dealt in every deal: 32 in the cards, 3 for the last trick.
 _TOTAL_UNITS = 35
@@ -147,7 +153,7 @@ class ConformanceError(CalabrasellaError, AssertionError):
     Attributes:
         invariant: The broken invariant: ``"cards"``, ``"purity"``,
             ``"history"``, ``"legality"``, ``"determinism"``,
-            ``"conservation"`` or ``"views"``.
+            ``"conservation"``, ``"views"`` or ``"encoding"``.
 
     Example:
         >>> err = ConformanceError("35 units expected", invariant="conservation")
@@ -183,6 +189,8 @@ class CheckReport:
         worlds_rejected: Alternative worlds dropped as inconsistent with what
             the seat saw (an action of the deal became illegal in them, or
             the public course of the deal changed).
+        actions_encoded: Distinct listed actions read back from their text,
+            JSON and pickle.
 
     Example:
         >>> CheckReport(deals=1).void_deals
@@ -198,6 +206,7 @@ class CheckReport:
     replays: int = 0
     views_checked: int = 0
     worlds_rejected: int = 0
+    actions_encoded: int = 0
 
 
 def check_ruleset(
@@ -267,6 +276,7 @@ def check_ruleset(
         replays=counts.replays,
         views_checked=counts.views_checked,
         worlds_rejected=counts.worlds_rejected,
+        actions_encoded=len(counts.encoded),
     )
 
 
@@ -283,6 +293,7 @@ class _Counts:
         self.replays = 0
         self.views_checked = 0
         self.worlds_rejected = 0
+        self.encoded: set[Action] = set()
 
 
 class _DealCheck:
@@ -449,6 +460,13 @@ class _DealCheck:
                 self.fail("purity", f"applying the listed action {action} changed the state")
             if not is_legal(state, action):
                 self.fail("legality", f"is_legal says the listed action {action} is illegal")
+            if action not in self.counts.encoded:
+                ex = state.exchange
+                step = ex.plan[ex.step] if ex and Phase.BIDDING < state.phase < Phase.PLAYING else None
+                problem = encoding_problem(action, step)
+                if problem is not None:
+                    self.fail("encoding", problem)
+                self.counts.encoded.add(action)
         if hash(state) != digest:
             listed = ", ".join(map(str, legal))
             self.fail("purity", f"applying the listed actions ({listed}) changed the state's hash")
