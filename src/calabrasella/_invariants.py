@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import pickle
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 import attrs
@@ -32,7 +32,9 @@ from .actions import (
     parse_action,
 )
 from .cards import DECK, Card, CardSet
+from .phases import Phase
 from .state import State
+from .views import View
 
 __all__ = [
     "action_cards",
@@ -46,6 +48,7 @@ __all__ = [
     "same_contents",
     "state_contents",
     "table_mode_problem",
+    "view_diff",
     "world_permutation",
 ]
 
@@ -304,6 +307,31 @@ def encoding_problem(action: Action, step: object = None) -> str | None:
     if back != action:
         return f"{text} reads back from its pickle as {back!r}"
     return None
+
+
+def new_encoding_problem(state: State, legal: tuple[Action, ...], seen: set[Action]) -> str | None:
+    """Run :func:`encoding_problem` on each action of ``legal`` not in ``seen`` (then add it
+    there), with the exchange step listing it; return the first problem."""
+    ex = state.exchange
+    step = ex.plan[ex.step] if ex and Phase.BIDDING < state.phase < Phase.PLAYING else None
+    for action in legal:
+        if action not in seen:
+            problem = encoding_problem(action, step)
+            if problem is not None:
+                return problem
+            seen.add(action)
+    return None
+
+
+def view_diff(mine: View, theirs: View) -> str:
+    """Say how two views differ, in at most three fields."""
+    names: Iterable[str] = (f.name for f in attrs.fields(type(mine)))
+    parts = [
+        f"{name} {getattr(mine, name)!r} != {getattr(theirs, name)!r}"
+        for name in names
+        if getattr(mine, name) != getattr(theirs, name)
+    ]
+    return "; ".join(parts[:3]) or "the views differ"
 
 
 def revoke_penalty(state: State, du: int, au: int) -> int:

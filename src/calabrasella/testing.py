@@ -35,9 +35,8 @@ listed in :data:`INVARIANTS`):
 - ``views``: a seat's view does not change when the cards it cannot know are
   swapped for others of the same suit (an alternative world consistent with
   what it saw, built from the state without :mod:`calabrasella.views`).
-- ``encoding``: every listed action reads back equal from its text, its JSON
-  and its pickle; one of a variant's own kind is registered and declared by
-  its step (:func:`encoding_problem`).
+- ``encoding``: every listed action reads back equal from its text, JSON and
+  pickle; one of a variant's own kind is registered and declared by its step.
 
 The helpers the checks use are public, so that a property test checks the
 same thing in the same way: :func:`state_contents` and :func:`same_contents`,
@@ -49,7 +48,7 @@ same thing in the same way: :func:`state_contents` and :func:`same_contents`,
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, NoReturn, cast
 
 import attrs
@@ -58,6 +57,7 @@ from ._driver import forget
 from ._invariants import (
     cards_seat_may_know,
     encoding_problem,
+    new_encoding_problem,
     played_cards,
     recount_tricks,
     relabel_action,
@@ -66,6 +66,7 @@ from ._invariants import (
     same_contents,
     state_contents,
     table_mode_problem,
+    view_diff,
     world_permutation,
 )
 from .actions import (
@@ -95,7 +96,6 @@ from .phases import Phase
 from .rulesets.base import Ruleset
 from .scoring import Side
 from .state import State
-from .views import View
 
 __all__ = [
     "INVARIANTS",
@@ -189,8 +189,6 @@ class CheckReport:
         worlds_rejected: Alternative worlds dropped as inconsistent with what
             the seat saw (an action of the deal became illegal in them, or
             the public course of the deal changed).
-        actions_encoded: Distinct listed actions read back from their text,
-            JSON and pickle.
 
     Example:
         >>> CheckReport(deals=1).void_deals
@@ -206,7 +204,6 @@ class CheckReport:
     replays: int = 0
     views_checked: int = 0
     worlds_rejected: int = 0
-    actions_encoded: int = 0
 
 
 def check_ruleset(
@@ -276,7 +273,6 @@ def check_ruleset(
         replays=counts.replays,
         views_checked=counts.views_checked,
         worlds_rejected=counts.worlds_rejected,
-        actions_encoded=len(counts.encoded),
     )
 
 
@@ -460,16 +456,11 @@ class _DealCheck:
                 self.fail("purity", f"applying the listed action {action} changed the state")
             if not is_legal(state, action):
                 self.fail("legality", f"is_legal says the listed action {action} is illegal")
-            if action not in self.counts.encoded:
-                ex = state.exchange
-                step = ex.plan[ex.step] if ex and Phase.BIDDING < state.phase < Phase.PLAYING else None
-                problem = encoding_problem(action, step)
-                if problem is not None:
-                    self.fail("encoding", problem)
-                self.counts.encoded.add(action)
         if hash(state) != digest:
             listed = ", ".join(map(str, legal))
             self.fail("purity", f"applying the listed actions ({listed}) changed the state's hash")
+        if (problem := new_encoding_problem(state, legal, self.counts.encoded)) is not None:
+            self.fail("encoding", problem)
         self.counts.legal_probes += len(legal)
         for probe in self.illegal_sample(state, legal, probes):
             try:
@@ -653,15 +644,5 @@ class _DealCheck:
                 self.fail(
                     "views",
                     f"seat {seat}'s view changes when cards it cannot know are swapped "
-                    f"({swaps}): {_view_diff(mine, theirs)}",
+                    f"({swaps}): {view_diff(mine, theirs)}",
                 )
-
-
-def _view_diff(mine: View, theirs: View) -> str:
-    names: Iterable[str] = (f.name for f in attrs.fields(type(mine)))
-    parts = [
-        f"{name} {getattr(mine, name)!r} != {getattr(theirs, name)!r}"
-        for name in names
-        if getattr(mine, name) != getattr(theirs, name)
-    ]
-    return "; ".join(parts[:3]) or "the views differ"
