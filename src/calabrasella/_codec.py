@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import enum
 import json
-import math
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NoReturn, TypeVar, Union
 
 import attrs
 
-from ._action_kinds import action_kinds, registered_class
+from ._action_json import custom_action
 from .actions import (
     BIDS,
     CALLS,
@@ -33,7 +32,6 @@ from .actions import (
     Abandon,
     Action,
     Contract,
-    CustomAction,
     Modifier,
     parse_action,
 )
@@ -266,68 +264,11 @@ def action(value: object, where: str) -> Action:
     if known is not None:
         return known
     if type(value) is dict:
-        return custom_action(value, where)
+        return custom_action(value, where)  # a custom kind's {"kind": ..., "data": ...}
     try:
         return parse_action(text(value, where))
     except (NotationError, RulesetError) as error:
         fail(where, str(error))
-
-
-def custom_action(value: object, where: str) -> Action:
-    """Read ``{"kind": ..., "data": ...}``: an action of a registered custom kind."""
-    data = obj(value, where, ("kind", "data"))
-    at = join(where, "kind")
-    kind = text(data["kind"], at, 40)
-    cls = registered_class(kind)
-    if cls is None:
-        known = ", ".join(action_kinds()) or "none"
-        fail(at, f"no action kind {quote(kind)} is registered in this process (registered: {known})")
-    try:
-        read = cls.from_json(data["data"])
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
-        fail(join(where, "data"), f"not the data of a {kind} action: {str(error)[:200]}")
-    if not isinstance(read, cls):
-        fail(where, f"{cls.__qualname__}.from_json returned {quote(read)}, not a {cls.__qualname__}")
-    return read
-
-
-#: How deep the JSON data of a custom action may nest.
-MAX_DEPTH = 32
-
-
-def action_data(value: Action, where: str) -> str | dict[str, Any]:
-    """Return an action as JSON: its text, or ``{"kind": ..., "data": ...}`` for a custom kind.
-
-    Refuses data that is not plain JSON (:class:`RecordError` at ``where``).
-    """
-    if not isinstance(value, CustomAction):
-        return str(value)
-    data = value.to_json()
-    _check_plain(data, join(where, "data"), 0)
-    return {"kind": type(value).kind, "data": data}
-
-
-def _check_plain(value: object, where: str, depth: int) -> None:
-    if depth > MAX_DEPTH:
-        fail(where, f"nested more than {MAX_DEPTH} deep")
-    kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
-        return
-    if isinstance(value, float) and kind is float:
-        if not math.isfinite(value):
-            fail(where, f"{value!r} is not a number JSON allows")
-        return
-    if isinstance(value, (list, tuple)) and (kind is list or kind is tuple):
-        for i, item in enumerate(value):
-            _check_plain(item, f"{where}[{i}]", depth + 1)
-        return
-    if isinstance(value, dict) and kind is dict:
-        for key, item in value.items():
-            if type(key) is not str:
-                fail(where, f"the key {quote(key)} is not a string")
-            _check_plain(item, join(where, key), depth + 1)
-        return
-    fail(where, f"{quote(value)} is not a plain JSON value")
 
 
 # --- mappings ------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from typing import Any, cast
 
 import attrs
 
-from . import _codec, _pickle
+from . import _pickle
+from ._action_json import action_data, custom_action
 from ._action_kinds import registered_class
 from .actions import (
     Abandon,
@@ -293,8 +294,9 @@ def encoding_problem(action: Action, step: object = None) -> str | None:
     if back != action:
         return f"{text} reads back from its text as {back!r}"
     try:
-        data = json.dumps(_codec.action_data(action, "action"))
-        back = _codec.action(json.loads(data), "action")
+        data = json.dumps(action_data(action, "action"))
+        read = json.loads(data)
+        back = custom_action(read, "action") if type(read) is dict else parse_action(read)
     except Exception as error:
         return f"{text} does not read back from its JSON: {error!r}"
     if back != action:

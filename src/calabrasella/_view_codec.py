@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._action_json import action_data
 from ._codec import (
     MAX_ITEMS,
     action,
-    action_data,
     card,
     cards,
     codes,

@@ -26,6 +26,7 @@ from typing import Any, TypeVar, Union, cast
 import attrs
 
 from . import _codec, _record_text, _view_codec
+from ._action_json import action_data
 from ._codec import FORMAT, FrozenMap, OptionValue, fail, join, prefixed, quote
 from .actions import (
     Abandon,
@@ -404,7 +405,7 @@ def _record_body(record: Record, *, tags: bool) -> dict[str, Any]:
         "options": dict(record.options),
     }
     body["deal"] = _codec.deal_data(record.deal)
-    body["actions"] = [_codec.action_data(a, f"actions[{i}]") for i, a in enumerate(record.actions)]
+    body["actions"] = [action_data(a, f"actions[{i}]") for i, a in enumerate(record.actions)]
     body["result"] = None if record.result is None else _codec.result_data(record.result)
     return body
 

@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
-from calabrasella import _codec, _pickle
+from calabrasella import _action_json, _codec, _pickle
 from calabrasella._action_kinds import RESERVED_WORDS, JsonValue
 from calabrasella.actions import PLAYS
 from calabrasella.rulesets.protocol import describe
@@ -269,12 +269,12 @@ def test_malformed_pickled_data_is_a_record_error() -> None:
 
 
 def test_json_writes_a_custom_kind_as_its_kind_and_data() -> None:
-    assert _codec.action_data(Knock(3), "actions[0]") == {"kind": "knock", "data": 3}
-    assert _codec.action_data(Point(cb.DECK[0]), "") == {"kind": "point", "data": {"card": "3d"}}
-    assert _codec.action_data(cb.Play("Ad"), "") == "play Ad"  # the built-ins: their text
+    assert _action_json.action_data(Knock(3), "actions[0]") == {"kind": "knock", "data": 3}
+    assert _action_json.action_data(Point(cb.DECK[0]), "") == {"kind": "point", "data": {"card": "3d"}}
+    assert _action_json.action_data(cb.Play("Ad"), "") == "play Ad"  # the built-ins: their text
     with cb.registered_action(Knock), cb.registered_action(Point):
         for action in (Knock(3), Point(cb.DECK[0])):
-            text = json.dumps(_codec.action_data(action, ""))
+            text = json.dumps(_action_json.action_data(action, ""))
             assert _codec.action(json.loads(text), "actions[0]") == action
         assert _codec.action("knock 4", "") == Knock(4)  # the text form is read too
 
@@ -349,4 +349,4 @@ def test_json_refuses_to_write_data_that_is_not_plain() -> None:
     with pytest.raises(
         cb.RecordError, match=r"actions\[4\]\.data\.card: a Card is not a plain JSON"
     ):
-        _codec.action_data(Leaky(cb.DECK[0]), "actions[4]")
+        _action_json.action_data(Leaky(cb.DECK[0]), "actions[4]")
