@@ -1,4 +1,4 @@
-"""A variant with an exchange step of its own: Cavendish's Calabrasella with a blind swap.
+"""A variant with an exchange step and an action of its own: Cavendish's Calabrasella with a blind swap.
 
 The house rule: once a player has stood, and before he asks for his card,
 each adversary passes one card of his choice face down to the other: first
@@ -8,13 +8,18 @@ change hands; the single player, and the dealer sitting out at a table of
 four, see each pass as ``Hidden("swap")`` in their views. Then the exchange
 goes on as Cavendish wrote it: ask, give back, discard, expose, take.
 
-Nothing in the package knows about the swap. :class:`SwapStep` is a
+Nothing in the package knows about the swap. :class:`Swap` is the pass, an
+action of its own kind (a :class:`calabrasella.CustomAction`): it writes
+itself as ``swap Ad``, and records, JSON and pickles carry it once it is
+registered (:func:`calabrasella.registered_action`; a package would decorate
+the class with ``@cb.register_action``). :class:`SwapStep` is a
 :class:`calabrasella.rulesets.steps.Step` written here: it owns its start,
 its legal actions, how it applies one, the phase it waits in and what it
 hides. :class:`SwapCavendish` is a :class:`calabrasella.Cavendish` whose
 exchange plan puts two swaps in front of Cavendish's own steps. The script
-plays a few seeded deals, tells one swap as each seat saw it, and runs the
-conformance check (:func:`calabrasella.testing.check_ruleset`) on the variant.
+plays a few seeded deals, tells one swap as each seat saw it, saves a deal
+as a record and reads it back, and runs the conformance check
+(:func:`calabrasella.testing.check_ruleset`) on the variant.
 
 usage: python examples/swap_variant.py [--deals N]
 """
@@ -29,20 +34,53 @@ from typing import ClassVar
 import attrs
 
 import calabrasella as cb
+from calabrasella.actions import JsonValue
 from calabrasella.rulesets import Terms
 from calabrasella.rulesets.steps import Exchange, Role, Step, Work, card_actions, wrong_kind
 from calabrasella.testing import CheckReport, check_ruleset
 
-#: One pass per card. The action types are a closed set (``cb.Action`` is a
-#: Union that the views and the conformance check know), so an existing one
-#: carries the pass: ``GiveBack(card)``, read as "hand this card over".
-#: Built once: ``card_actions`` remembers a table by its identity.
-#:
-#: The swap comes before the ask on purpose. A view works out its
-#: ``given_back`` field from the ``GiveBack`` entries it shows, so after the
-#: exchange an adversary passing on the very card the single player gave back
-#: to him would tell the other adversary which card that was.
-PASSES: tuple[cb.GiveBack, ...] = tuple(cb.GiveBack(card) for card in cb.DECK)
+
+def _card(value: cb.Card | str) -> cb.Card:
+    return value if isinstance(value, cb.Card) else cb.Card.parse(value)
+
+
+@attrs.frozen
+class Swap(cb.CustomAction):
+    """Pass ``card`` face down to the other adversary: ``Swap("Ad")``, written ``swap Ad``.
+
+    Attributes:
+        card: The card passed (a :class:`calabrasella.Card`, or its code).
+    """
+
+    kind: ClassVar[str] = "swap"
+    description: ClassVar[str] = "pass a card face down"
+
+    card: cb.Card = attrs.field(converter=_card)
+
+    def __str__(self) -> str:
+        """``swap Ad``."""
+        return f"swap {self.card}"
+
+    @classmethod
+    def parse(cls, argument: str) -> Swap:
+        """Read the card of ``swap Ad`` (any spelling :meth:`calabrasella.Card.parse` reads)."""
+        return cls(cb.Card.parse(argument))
+
+    def to_json(self) -> JsonValue:
+        """The card's code: ``{"kind": "swap", "data": "Ad"}`` in a record."""
+        return self.card.code
+
+    @classmethod
+    def from_json(cls, data: JsonValue) -> Swap:
+        """Read a card's code back."""
+        if not isinstance(data, str):
+            raise ValueError(f"expected a card code such as 'Ad', got {data!r}")
+        return cls(cb.Card.parse(data))
+
+
+#: One pass per card, by card index. Built once: ``card_actions`` remembers a
+#: table by its identity.
+PASSES: tuple[cb.Action, ...] = tuple(Swap(card) for card in cb.DECK)
 
 
 @attrs.frozen
@@ -54,14 +92,14 @@ class SwapStep(Step):
     Attributes:
         giver: Who passes the card.
         receiver: Who gets it.
-        seats: The seats of the two, filled in when the step starts (see :meth:`start`).
+        actions: The kinds of action the step lists (for the conformance check).
     """
 
     phase: ClassVar[cb.Phase] = cb.Phase.GIVING_BACK
+    actions: ClassVar[tuple[type[cb.CustomAction], ...]] = (Swap,)
 
     giver: Role
     receiver: Role
-    seats: tuple[int, int] | None = attrs.field(default=None, kw_only=True)
 
     def __attrs_post_init__(self) -> None:
         if not isinstance(self.giver, Role) or not isinstance(self.receiver, Role):
@@ -72,31 +110,18 @@ class SwapStep(Step):
             raise cb.RulesetError(f"SwapStep: {self.giver.value} cannot pass a card to himself")
 
     def start(self, work: Work) -> bool:
-        """Ask the giver for a card, unless he holds none.
-
-        ``hidden_from`` is told the seat that acted and the exchange record,
-        but not the order of the table, so at a table of four it could not
-        tell the receiver from the dealer sitting out. The step therefore
-        puts a copy of itself that knows both seats in its own place in the
-        plan; the engine reads the plan afresh at every action (as it does
-        after a solissimo's raise).
-        """
-        giver, receiver = work.seat(self.giver), work.seat(self.receiver)
-        if not work.hands[giver]:
-            return False
-        here = work.step
-        bound = attrs.evolve(self, seats=(giver, receiver))
-        work.plan = (*work.plan[:here], bound, *work.plan[here + 1 :])
-        return work.ask(giver, self.phase)
+        """Ask the giver for a card, unless he holds none."""
+        giver = work.seat(self.giver)
+        return bool(work.hands[giver]) and work.ask(giver, self.phase)
 
     def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
-        """One ``GiveBack`` per card the giver holds, in card order."""
+        """One ``Swap`` per card the giver holds, in card order."""
         return card_actions(PASSES, work.hands[work.seat(self.giver)])
 
     def apply(self, work: Work, action: cb.Action) -> bool:
         """Move the card from the giver's hand to the receiver's; the step is then over."""
         giver, receiver = work.seat(self.giver), work.seat(self.receiver)
-        if not isinstance(action, cb.GiveBack):
+        if not isinstance(action, Swap):
             raise wrong_kind(work, action, f"pass a card face down to seat {receiver}")
         bit = 1 << action.card.index
         if not work.hands[giver] & bit:
@@ -113,8 +138,9 @@ class SwapStep(Step):
         self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
     ) -> str | None:
         """Every seat but the two adversaries sees a ``Hidden("swap")``."""
-        seen_by = self.seats if self.seats is not None else (seat,)
-        return None if viewer in seen_by else "swap"
+        if viewer in (exchange.seat(self.giver), exchange.seat(self.receiver)):
+            return None
+        return "swap"
 
 
 #: The two passes: the adversary after the single player first, then the other.
@@ -177,9 +203,7 @@ def outcome(state: cb.State) -> str:
     assert result is not None
     if result.void:
         return "all passed: void"
-    swaps = [
-        f"seat {seat} passes {a.card}" for seat, a in state.history if isinstance(a, cb.GiveBack)
-    ]
+    swaps = [f"seat {seat} passes {a.card}" for seat, a in state.history if isinstance(a, Swap)]
     return (
         f"seat {result.declarer} stands; {', '.join(swaps[:2])}; "
         f"{result.declarer_units}-{result.adversary_units}, payments {result.payments}"
@@ -195,7 +219,7 @@ def shown(action: cb.Action | cb.Hidden) -> str:
     Returns:
         The words.
     """
-    if isinstance(action, cb.GiveBack):
+    if isinstance(action, Swap):
         return f"{action.card}"
     return str(action)
 
@@ -219,7 +243,7 @@ def tell_swap(rules: cb.Ruleset, seed: int) -> None:
     print(f"seat {declarer} stands; before he asks for a 3 his adversaries swap:")
     passes = state.history[start:]
     for seat, action in passes:
-        assert isinstance(action, cb.GiveBack)
+        assert isinstance(action, Swap)
         print(f"  seat {seat} passes {action.card} face down")
     for viewer in range(rules.players):
         seen = [shown(action) for _, action in state.view(viewer).history[start:]]
@@ -229,13 +253,37 @@ def tell_swap(rules: cb.Ruleset, seed: int) -> None:
     print()
 
 
+def save_and_load(rules: cb.Ruleset, seed: int) -> None:
+    """Play a deal, save it as a record (JSON and text) and read both back; print the swaps.
+
+    The variant and its ``Swap`` must be registered: a record names its rules
+    and its actions' kinds, and reading it finds them by name.
+
+    Args:
+        rules: The swap variant.
+        seed: The deal's seed.
+    """
+    state = play_out(cb.new_deal(rules, dealer=0, seed=seed), random.Random(seed))
+    record = cb.Record.from_state(state)
+    data = cb.to_data(record)
+    swaps = [a for a in data["actions"] if isinstance(a, dict)]
+    assert cb.from_json(cb.to_json(record), cb.Record) == record
+    assert cb.Record.from_text(record.to_text()) == record
+    assert cb.from_json(cb.to_json(state), cb.State) == state
+    lines = [line.strip() for line in record.to_text().splitlines() if ": swap " in line]
+    print(f"== a record of seed {seed}: JSON and text read back equal ==")
+    print(f"  in JSON: {', '.join(map(str, swaps))}")
+    print(f"  in text: {'; '.join(lines)}")
+    print()
+
+
 def main() -> None:
-    """Register the variant for the length of the script, play it and check it."""
+    """Register the variant and its action for the length of the script, play it and check it."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=int, default=200, help="deals to check (default 200)")
     args = parser.parse_args()
 
-    with cb.registered_ruleset(SwapCavendish):
+    with cb.registered_ruleset(SwapCavendish), cb.registered_action(Swap):
         rules = cb.find_ruleset("cavendish-swap")
         print(f"== {rules.name}: five seeded deals between random players ==")
         for seed in range(5):
@@ -243,6 +291,7 @@ def main() -> None:
             print(f"  seed {seed}: {outcome(state)}")
         print()
         tell_swap(rules, seed=7)
+        save_and_load(rules, seed=7)
 
         started = time.perf_counter()
         report: CheckReport = check_ruleset(rules, deals=args.deals)
@@ -251,6 +300,7 @@ def main() -> None:
         for field in attrs.fields(CheckReport):
             print(f"  {field.name:<16} {getattr(report, field.name)}")
     assert rules.name not in cb.ruleset_names(), "the registration does not outlive the block"
+    assert Swap.kind not in cb.action_kinds()
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ from .actions import (
     Bid,
     Call,
     Contract,
+    CustomAction,
     Discard,
     Done,
     Draw,
@@ -41,7 +42,11 @@ from .actions import (
     Revoke,
     Take,
     TurnStock,
+    action_kinds,
     parse_action,
+    register_action,
+    registered_action,
+    unregister_action,
 )
 from .cards import DECK, Card, CardSet, Rank, Suit
 from .deal import Deal, deal_from, new_deal, shuffled_deal, start
@@ -119,6 +124,7 @@ __all__ = [
     "CardSet",
     "Cavendish",
     "Contract",
+    "CustomAction",
     "Cut",
     "Deal",
     "Discard",
@@ -155,6 +161,7 @@ __all__ = [
     "Transfer",
     "TurnStock",
     "View",
+    "action_kinds",
     "apply",
     "chance_outcomes",
     "check",
@@ -167,7 +174,9 @@ __all__ = [
     "legal_actions",
     "new_deal",
     "parse_action",
+    "register_action",
     "register_ruleset",
+    "registered_action",
     "registered_ruleset",
     "result_of",
     "rollout",
@@ -178,6 +187,7 @@ __all__ = [
     "start",
     "to_data",
     "to_json",
+    "unregister_action",
     "unregister_ruleset",
     "view",
 ]

@@ -17,6 +17,7 @@ from typing import Any, NoReturn, TypeVar, Union
 
 import attrs
 
+from ._action_json import custom_action
 from .actions import (
     BIDS,
     CALLS,
@@ -257,13 +258,16 @@ def codes(cardset: CardSet) -> list[str]:
 
 
 def action(value: object, where: str) -> Action:
-    """Return the action a string writes (``"play Ad"``, see :func:`calabrasella.parse_action`)."""
+    """Return the action a string writes (``"play Ad"``, see :func:`calabrasella.parse_action`),
+    or an action of a custom kind, ``{"kind": ..., "data": ...}``."""
     known = _ACTIONS.get(value) if type(value) is str else None
     if known is not None:
         return known
+    if type(value) is dict:
+        return custom_action(value, where)  # a custom kind's {"kind": ..., "data": ...}
     try:
         return parse_action(text(value, where))
-    except NotationError as error:
+    except (NotationError, RulesetError) as error:
         fail(where, str(error))
 
 

@@ -6,13 +6,22 @@ import them from there.
 
 from __future__ import annotations
 
+import json
+import pickle
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
+import attrs
+
+from . import _pickle
+from ._action_json import action_data, custom_action
+from ._action_kinds import registered_class
 from .actions import (
     Abandon,
     Action,
     Call,
+    CustomAction,
     Discard,
     Draw,
     GiveBack,
@@ -21,13 +30,17 @@ from .actions import (
     Revoke,
     Take,
     TurnStock,
+    parse_action,
 )
 from .cards import DECK, Card, CardSet
+from .phases import Phase
 from .state import State
+from .views import View
 
 __all__ = [
     "action_cards",
     "cards_seat_may_know",
+    "encoding_problem",
     "played_cards",
     "recount_tricks",
     "relabel_action",
@@ -36,6 +49,7 @@ __all__ = [
     "same_contents",
     "state_contents",
     "table_mode_problem",
+    "view_diff",
     "world_permutation",
 ]
 
@@ -160,11 +174,31 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
 
 
 def action_cards(action: Action) -> int:
-    """Return the mask of the cards an action names."""
+    """Return the mask of the cards an action names (for a custom kind, its attrs fields
+    that hold a card or a set of cards)."""
     if isinstance(action, Draw):
         return action.cards.mask
+    if isinstance(action, CustomAction):
+        mask = 0
+        for value in _custom_fields(action).values():
+            mask |= value.mask if isinstance(value, CardSet) else 1 << value.index
+        return mask
     card = getattr(action, "card", None)
     return 0 if card is None else 1 << card.index
+
+
+def _custom_fields(action: CustomAction) -> dict[str, Any]:
+    """Return the init fields of an attrs custom action that hold a card or a set of
+    cards, by their ``__init__`` name (none for a class that is not an attrs class)."""
+    cls = type(action)
+    if not attrs.has(cls):
+        return {}
+    out = {}
+    for field in attrs.fields(cls):
+        value = getattr(action, field.name)
+        if field.init and isinstance(value, (Card, CardSet)):
+            out[field.alias] = value
+    return out
 
 
 def world_permutation(state: State, seat: int, rng: random.Random) -> list[int] | None:
@@ -214,7 +248,92 @@ def relabel_action(action: Action, perm: Sequence[int]) -> Action:
         return type(action)(DECK[perm[action.card.index]])
     if isinstance(action, OutOfTurn):
         return OutOfTurn(action.seat, DECK[perm[action.card.index]])
+    if isinstance(action, CustomAction):
+        fields = _custom_fields(action)
+        if fields:
+            changes = {
+                name: relabel_cards(v, perm) if isinstance(v, CardSet) else DECK[perm[v.index]]
+                for name, v in fields.items()
+            }
+            return attrs.evolve(cast(Any, action), **changes)  # type: ignore[no-any-return]
     return action
+
+
+def encoding_problem(action: Action, step: object = None) -> str | None:
+    """Say why ``action`` does not read back equal from its text, its JSON or its pickle.
+
+    Its text (``str``) through :func:`~calabrasella.parse_action`, its JSON
+    as records write it, and the codes a pickled state keeps it as. An action
+    of a custom kind must also be of a registered class
+    (:func:`~calabrasella.register_action`), write one line that starts with
+    its kind, and, when the exchange step ``step`` listed it, be of a class
+    that step declares in its ``actions`` class attribute.
+
+    Returns:
+        What is wrong, or ``None`` when all is well.
+
+    Example:
+        >>> from calabrasella import Play
+        >>> encoding_problem(Play("Ad")) is None
+        True
+    """
+    text = str(action)
+    if isinstance(action, CustomAction):
+        cls = type(action)
+        name, kind = cls.__qualname__, cls.kind
+        if step is not None and cls not in getattr(step, "actions", ()):
+            return f"{type(step).__name__} lists {text} but does not declare {name} in its actions"
+        if registered_class(kind) is not cls:
+            return f"the action kind {kind!r} of {name} is not registered (see register_action)"
+        if not text.isprintable() or text.split(" ", 1)[0].lower() != kind:
+            return f"{text!r} is not one line starting with its kind {kind!r}"
+    try:
+        back = parse_action(text)
+    except Exception as error:  # a kind's own parser may raise anything
+        return f"{text!r} does not read back from its text: {error!r}"
+    if back != action:
+        return f"{text} reads back from its text as {back!r}"
+    try:
+        data = json.dumps(action_data(action, "action"))
+        read = json.loads(data)
+        back = custom_action(read, "action") if type(read) is dict else parse_action(read)
+    except Exception as error:
+        return f"{text} does not read back from its JSON: {error!r}"
+    if back != action:
+        return f"{text} reads back from its JSON {data} as {back!r}"
+    try:
+        kept = pickle.loads(pickle.dumps(_pickle.encode_actions([action])))
+        back = _pickle.decode_actions(*kept)[0]
+    except Exception as error:
+        return f"{text} does not read back from its pickle: {error!r}"
+    if back != action:
+        return f"{text} reads back from its pickle as {back!r}"
+    return None
+
+
+def new_encoding_problem(state: State, legal: tuple[Action, ...], seen: set[Action]) -> str | None:
+    """Run :func:`encoding_problem` on each action of ``legal`` not in ``seen`` (then add it
+    there), with the exchange step listing it; return the first problem."""
+    ex = state.exchange
+    step = ex.plan[ex.step] if ex and Phase.BIDDING < state.phase < Phase.PLAYING else None
+    for action in legal:
+        if action not in seen:
+            problem = encoding_problem(action, step)
+            if problem is not None:
+                return problem
+            seen.add(action)
+    return None
+
+
+def view_diff(mine: View, theirs: View) -> str:
+    """Say how two views differ, in at most three fields."""
+    names: Iterable[str] = (f.name for f in attrs.fields(type(mine)))
+    parts = [
+        f"{name} {getattr(mine, name)!r} != {getattr(theirs, name)!r}"
+        for name in names
+        if getattr(mine, name) != getattr(theirs, name)
+    ]
+    return "; ".join(parts[:3]) or "the views differ"
 
 
 def revoke_penalty(state: State, du: int, au: int) -> int:

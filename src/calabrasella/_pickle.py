@@ -2,7 +2,8 @@
 
 A state (and a view) pickles as plain ints, masks and bytes: every action
 of its history as a small code (the shared action instances are looked up
-by identity, others by value), the ruleset as its registered name and the
+by identity, others by value; a draw's cards, and the kind and JSON data of
+an action of a variant's own kind, are kept beside the codes), the ruleset as its registered name and the
 options that differ from the defaults (or, for a ruleset that is not
 registered, as itself), and the exchange record field by field, its plan
 as "what the ruleset's hooks give" when it is. Loading builds the same
@@ -19,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from ._action_kinds import registered_class
 from .actions import (
     BIDS,
     CALLS,
@@ -35,6 +37,7 @@ from .actions import (
     Bid,
     Call,
     Contract,
+    CustomAction,
     Discard,
     Done,
     Draw,
@@ -49,7 +52,7 @@ from .actions import (
     TurnStock,
 )
 from .cards import DECK
-from .errors import RulesetError
+from .errors import RecordError, RulesetError
 from .rulesets import _REGISTRY, find_ruleset
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange, _draw
@@ -80,6 +83,10 @@ _TURN_STOCK_CODE = _ABANDON_CODE + 1  # 249..252
 _OUT_OF_TURN_CODE = _TURN_STOCK_CODE + 4  # 253..412, seat * 40 + card
 #: The code of a draw, whose cards are kept beside the codes.
 DRAW_CODE = _OUT_OF_TURN_CODE + 160
+#: The code of an action of a variant's own kind (:class:`CustomAction`), whose
+#: kind and data (or, for a kind not registered, the action itself) are kept
+#: beside the codes, in order with the draws' cards.
+CUSTOM_CODE = DRAW_CODE + 1
 
 
 class _DrawMark:
@@ -88,7 +95,14 @@ class _DrawMark:
     __slots__ = ()
 
 
+class _CustomMark:
+    """Stands for an action of a custom kind among decoded actions until it is read back."""
+
+    __slots__ = ()
+
+
 _DRAW_MARK = _DrawMark()
+_CUSTOM_MARK = _CustomMark()
 
 # Every action with a code, by code; the shared instances where there are some.
 _ACTIONS: list[Any] = [
@@ -101,13 +115,14 @@ _ACTIONS: list[Any] = [
     *(TurnStock(seat) for seat in range(4)),
     *(OutOfTurn(seat, card) for seat in range(4) for card in DECK),
     _DRAW_MARK,
+    _CUSTOM_MARK,
 ]
-assert len(_ACTIONS) == DRAW_CODE + 1 and len(CONTRACTS) <= 4 and len(MODIFIERS) <= 2
+assert len(_ACTIONS) == CUSTOM_CODE + 1 and len(CONTRACTS) <= 4 and len(MODIFIERS) <= 2
 # The codes of the instances above, by identity (they live as long as the table).
 _CODE_BY_ID = {id(action): code for code, action in enumerate(_ACTIONS[:DRAW_CODE])}
 _id_code = _CODE_BY_ID.get
 # Each code as two bytes, little-endian; and by the identity of the shared instances.
-_CODE_BYTES = tuple(code.to_bytes(2, "little") for code in range(DRAW_CODE + 1))
+_CODE_BYTES = tuple(code.to_bytes(2, "little") for code in range(CUSTOM_CODE + 1))
 _id_bytes = {key: _CODE_BYTES[code] for key, code in _CODE_BY_ID.items()}.get
 _action_of = _ACTIONS.__getitem__
 _first = itemgetter(0)
@@ -137,47 +152,90 @@ def _code_of(action: Action) -> int:
         return _OUT_OF_TURN_CODE + 40 * action.seat + action.card.index  # type: ignore[union-attr]
     if cls is Draw:
         return DRAW_CODE
+    if isinstance(action, CustomAction):
+        return CUSTOM_CODE
     raise TypeError(f"not an action: {action!r}")
 
 
-def encode_actions(actions: Sequence[Action]) -> tuple[bytes, tuple[int, ...]]:
-    """Return the codes of ``actions`` as bytes (two per action), and the masks of the draws."""
+def _custom_data(action: CustomAction) -> Any:
+    """Return what a pickle keeps of an action of a custom kind: ``(kind, JSON data)``,
+    or the action itself when its class is not the one registered under its kind."""
+    cls = action.__class__
+    kind = cls.kind
+    if registered_class(kind) is not cls:
+        return action
+    return (kind, action.to_json())
+
+
+def _custom_action(data: Any) -> Action:
+    """Return the action :func:`_custom_data` kept."""
+    if data.__class__ is not tuple:  # an action pickled as itself
+        return data  # type: ignore[no-any-return]
+    kind, value = data
+    cls = registered_class(kind)
+    if cls is None:
+        raise RecordError(
+            where="",
+            reason=f"cannot load an action of kind {kind!r}: no action kind of that name "
+            "is registered in this process",
+        )
+    try:
+        action = cls.from_json(value)
+    except (ValueError, TypeError, KeyError, IndexError) as error:
+        raise RecordError(where="", reason=f"cannot load an action of kind {kind!r}: {error}") from None
+    return action
+
+
+def encode_actions(actions: Sequence[Action]) -> tuple[bytes, tuple[Any, ...]]:
+    """Return the codes of ``actions`` as bytes (two per action), and what is kept beside
+    them: the masks of the draws and the data of the actions of custom kinds, in order."""
     try:  # the shared instances, by identity
         return b"".join(map(_id_bytes, map(id, actions))), ()  # type: ignore[arg-type]
     except TypeError:  # some are not
         pass
     codes: list[int] = []
-    draws: list[int] = []
+    extras: list[Any] = []
     for action in actions:
         code = _id_code(id(action))
         if code is None:
             code = _code_of(action)
             if code == DRAW_CODE:
-                draws.append(action.cards.mask)  # type: ignore[union-attr]
+                extras.append(action.cards.mask)  # type: ignore[union-attr]
+            elif code == CUSTOM_CODE:
+                extras.append(_custom_data(action))  # type: ignore[arg-type]
         codes.append(code)
-    return b"".join([_CODE_BYTES[code] for code in codes]), tuple(draws)
+    return b"".join([_CODE_BYTES[code] for code in codes]), tuple(extras)
 
 
-def decode_actions(data: bytes, draws: tuple[int, ...]) -> list[Action]:
-    """Return the actions :func:`encode_actions` encoded."""
+def decode_actions(data: bytes, extras: tuple[Any, ...]) -> list[Action]:
+    """Return the actions :func:`encode_actions` encoded.
+
+    Raises:
+        RecordError: An action of a custom kind that is not registered in
+            this process, or whose data its class does not read back.
+    """
     codes = array("H")
     codes.frombytes(data)
     if _SWAP:  # pragma: no cover - a big-endian machine (the codes are little-endian)
         codes.byteswap()
     acts: list[Any] = list(map(_action_of, codes))
-    if draws:
-        masks = iter(draws)
-        acts = [_draw(next(masks)) if a is _DRAW_MARK else a for a in acts]
+    if extras:
+        kept = iter(extras)
+        acts = [
+            _draw(next(kept)) if a is _DRAW_MARK else _custom_action(next(kept)) if a is _CUSTOM_MARK else a
+            for a in acts
+        ]
     return acts
 
 
-def encode_history(history: tuple[tuple[int, Any], ...]) -> tuple[bytes, bytes, tuple[int, ...]]:
-    """Return a history as its seats (a byte each), its actions' codes, and its draws."""
+def encode_history(history: tuple[tuple[int, Any], ...]) -> tuple[bytes, bytes, tuple[Any, ...]]:
+    """Return a history as its seats (a byte each), its actions' codes, and what is kept
+    beside them (see :func:`encode_actions`)."""
     codes, draws = encode_actions(tuple(map(_second, history)))
     return bytes(map(_first, history)), codes, draws
 
 
-def decode_history(seats: bytes, codes: bytes, draws: tuple[int, ...]) -> tuple[tuple[int, Any], ...]:
+def decode_history(seats: bytes, codes: bytes, draws: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
     """Return the history :func:`encode_history` encoded."""
     return tuple(zip(seats, decode_actions(codes, draws)))
 

@@ -45,7 +45,7 @@ import attrs
 from . import _codec
 from .actions import Action, Play, parse_action
 from .cards import DECK, CardSet
-from .errors import NotationError, RecordError
+from .errors import NotationError, RecordError, RulesetError
 from .phases import Phase
 from .scoring import Result
 from .state import State
@@ -333,7 +333,7 @@ def _read_diagram(rest: str, number: int) -> CardSet:
 def _action(text: str, number: int) -> Action:
     try:
         return parse_action(text)
-    except NotationError as error:
+    except (NotationError, RulesetError) as error:  # RulesetError: a kind's parser that misbehaves
         _fail(number, str(error))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._action_json import action_data
 from ._codec import (
     MAX_ITEMS,
     action,
@@ -41,14 +42,14 @@ VIEW_KEYS = ("rules", "seat", "dealer", "phase", "to_move", "hand", "hand_sizes"
              "forced_moves", "legal_actions", "final_stock", "result")  # fmt: skip
 
 
-def entry_data(entry: Action | Hidden) -> str | dict[str, str]:
-    """Return a history entry's action as its text, or ``{"hidden": kind}``."""
-    return {"hidden": entry.kind} if isinstance(entry, Hidden) else str(entry)
+def entry_data(entry: Action | Hidden, where: str) -> str | dict[str, Any]:
+    """Return a history entry's action as its JSON (:func:`action_data`), or ``{"hidden": kind}``."""
+    return {"hidden": entry.kind} if isinstance(entry, Hidden) else action_data(entry, where)
 
 
 def read_entry(value: object, where: str) -> Action | Hidden:
-    """Read an action's text or ``{"hidden": kind}``."""
-    if type(value) is dict:
+    """Read an action's JSON (:func:`action`) or ``{"hidden": kind}``."""
+    if type(value) is dict and "kind" not in value:
         kind = text(obj(value, where, ("hidden",))["hidden"], join(where, "hidden"), 40)
         if not kind.replace("_", "").isalnum() or not kind.isascii():
             fail(join(where, "hidden"), f"{quote(kind)} is not a kind of move")
@@ -80,9 +81,14 @@ def view_data(view: View) -> dict[str, Any]:
         "leader": view.leader,
         "tricks_won": list(view.tricks_won),
         "card_units_won": list(view.card_units_won),
-        "history": [[seat, entry_data(a)] for seat, a in view.history],
-        "forced_moves": [[at, seat, entry_data(a)] for at, seat, a in view.forced_moves],
-        "legal_actions": [str(a) for a in view.legal_actions],
+        "history": [[seat, entry_data(a, f"history[{i}]")] for i, (seat, a) in enumerate(view.history)],
+        "forced_moves": [
+            [at, seat, entry_data(a, f"forced_moves[{i}]")]
+            for i, (at, seat, a) in enumerate(view.forced_moves)
+        ],
+        "legal_actions": [
+            action_data(a, f"legal_actions[{i}]") for i, a in enumerate(view.legal_actions)
+        ],
         "final_stock": None if view.final_stock is None else codes(view.final_stock),
         "result": None if view.result is None else result_data(view.result),
     }

@@ -32,6 +32,12 @@ Table mode only (a ruleset set to record irregularities, see the rules page):
 | `TurnStock(seat)` | ``seat`` turns the stock face up before the single player's discard |
 | `OutOfTurn(seat, card)` | an adversary not to move plays ``card`` out of turn |
 | `Abandon()` | the single player abandons the hand after an out-of-turn card |
+
+A variant's own exchange step may bring actions of its own:
+
+| Action | Meaning |
+| --- | --- |
+| `CustomAction` | the base of a variant's own kind of action, registered with `register_action` |
 """
 
 from __future__ import annotations
@@ -43,8 +49,17 @@ from typing import Union
 
 import attrs
 
+from ._action_kinds import (
+    CustomAction,
+    JsonValue,
+    action_kinds,
+    register_action,
+    registered_action,
+    registered_class,
+    unregister_action,
+)
 from .cards import DECK, Card, CardSet
-from .errors import NotationError
+from .errors import NotationError, RulesetError
 
 __all__ = [
     "BIDS",
@@ -63,10 +78,12 @@ __all__ = [
     "Bid",
     "Call",
     "Contract",
+    "CustomAction",
     "Discard",
     "Done",
     "Draw",
     "GiveBack",
+    "JsonValue",
     "Modifier",
     "OutOfTurn",
     "Pass",
@@ -75,7 +92,11 @@ __all__ = [
     "Revoke",
     "Take",
     "TurnStock",
+    "action_kinds",
     "parse_action",
+    "register_action",
+    "registered_action",
+    "unregister_action",
 ]
 
 
@@ -344,9 +365,9 @@ class Abandon:
 
 Action = Union[
     Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw,
-    Revoke, OutOfTurn, Abandon, TurnStock,
+    Revoke, OutOfTurn, Abandon, TurnStock, CustomAction,
 ]  # fmt: skip
-"""Any action."""
+"""Any action: a built-in one, or one of a variant's own kinds (:class:`CustomAction`)."""
 
 #: Table mode's irregular actions, by class (see the rules page): every other
 #: action is a regular one.
@@ -406,11 +427,15 @@ def parse_action(text: str) -> Action:
     ``"seat 2 turns the stock"``, ``"seat 1 plays Ad out of turn"`` and
     ``"abandon"``. Case and spacing do not matter, a bid or a raise may be
     written alone (``"solo"``, ``"dividete"``), and a card may be written
-    any way :meth:`Card.parse` reads (``"play ace of coins"``).
+    any way :meth:`Card.parse` reads (``"play ace of coins"``). A text whose
+    first word is a registered kind (:func:`register_action`) is read by
+    that kind's :meth:`CustomAction.parse`.
 
     Raises:
         NotationError: ``text`` is not an action; the message quotes it and
-            lists the forms.
+            lists the forms and the registered kinds.
+        RulesetError: A registered kind's parser returned something else
+            than an action of its kind.
 
     Example:
         >>> parse_action("play Ad"), parse_action("  Bid  SOLO ")
@@ -439,6 +464,10 @@ def parse_action(text: str) -> Action:
     for modifier in Modifier:
         if words == modifier.value or words == f"raise {modifier.value}":
             return RAISES[modifier]
+    head, _, argument = spaced.partition(" ")
+    custom = registered_class(head.lower())
+    if custom is not None:
+        return _parse_custom(custom, argument, text)
     try:
         return _parse_with_argument(spaced, words)
     except NotationError as error:
@@ -467,4 +496,22 @@ def _parse_with_argument(spaced: str, words: str) -> Action:
         if seat_action.group(2) is None:
             return TurnStock(seat)
         return OutOfTurn(seat, Card.parse(seat_action.group(2)))
-    raise NotationError(f"expected one of: {_FORMS}")
+    kinds = ", ".join(action_kinds()) or "none is registered"
+    head = words.split(" ", 1)[0]
+    raise NotationError(
+        f"expected one of: {_FORMS}; or an action of a registered kind ({kinds}): "
+        f"{head!r} is no action kind"
+    )
+
+
+def _parse_custom(cls: type[CustomAction], argument: str, text: str) -> Action:
+    """Read ``argument`` (the text after the kind) with the kind's own parser."""
+    try:
+        action = cls.parse(argument)
+    except (ValueError, TypeError, KeyError, IndexError) as error:  # NotationError is a ValueError
+        raise NotationError(f"not an action: {text!r} ({cls.kind}: {error})") from None
+    if not isinstance(action, cls):
+        raise RulesetError(
+            f"{cls.__qualname__}.parse returned {action!r}, not a {cls.__qualname__}"
+        )
+    return action

@@ -237,7 +237,7 @@ class ConformanceError(CalabrasellaError, AssertionError):
     Attributes:
         invariant: The broken invariant: ``"cards"``, ``"purity"``,
             ``"history"``, ``"legality"``, ``"determinism"``,
-            ``"conservation"`` or ``"views"``.
+            ``"conservation"``, ``"views"`` or ``"encoding"``.
 
     Example:
         >>> err = ConformanceError("35 units expected", invariant="conservation")

@@ -26,12 +26,14 @@ from typing import Any, TypeVar, Union, cast
 import attrs
 
 from . import _codec, _record_text, _view_codec
+from ._action_json import action_data
 from ._codec import FORMAT, FrozenMap, OptionValue, fail, join, prefixed, quote
 from .actions import (
     Abandon,
     Action,
     Bid,
     Call,
+    CustomAction,
     Discard,
     Done,
     Draw,
@@ -207,7 +209,7 @@ class Record:
         state = start(rules, deal)
         older = self.ruleset_version < type(rules).version
         for i, action in enumerate(self.actions):
-            if type(action) not in _ACTION_TYPES:
+            if type(action) not in _ACTION_TYPES and not isinstance(action, CustomAction):
                 fail(f"actions[{i}]", f"not an action: {quote(action)}")
             try:
                 state = apply(state, action)
@@ -403,7 +405,7 @@ def _record_body(record: Record, *, tags: bool) -> dict[str, Any]:
         "options": dict(record.options),
     }
     body["deal"] = _codec.deal_data(record.deal)
-    body["actions"] = [str(a) for a in record.actions]
+    body["actions"] = [action_data(a, f"actions[{i}]") for i, a in enumerate(record.actions)]
     body["result"] = None if record.result is None else _codec.result_data(record.result)
     return body
 

@@ -35,18 +35,20 @@ listed in :data:`INVARIANTS`):
 - ``views``: a seat's view does not change when the cards it cannot know are
   swapped for others of the same suit (an alternative world consistent with
   what it saw, built from the state without :mod:`calabrasella.views`).
+- ``encoding``: every listed action reads back equal from its text, JSON and
+  pickle; one of a variant's own kind is registered and declared by its step.
 
 The helpers the checks use are public, so that a property test checks the
 same thing in the same way: :func:`state_contents` and :func:`same_contents`,
 :func:`played_cards`, :func:`recount_tricks`, :func:`cards_seat_may_know`,
-:func:`relabel_cards`, :func:`relabel_action`, and for table mode
+:func:`relabel_cards`, :func:`relabel_action`, :func:`encoding_problem`, and for table mode
 :func:`revoke_penalty` and :func:`table_mode_problem`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn, cast
 
 import attrs
@@ -54,6 +56,8 @@ import attrs
 from ._end import forget
 from ._invariants import (
     cards_seat_may_know,
+    encoding_problem,
+    new_encoding_problem,
     played_cards,
     recount_tricks,
     relabel_action,
@@ -62,6 +66,7 @@ from ._invariants import (
     same_contents,
     state_contents,
     table_mode_problem,
+    view_diff,
     world_permutation,
 )
 from .actions import (
@@ -96,7 +101,6 @@ from .phases import Phase
 from .rulesets.base import Ruleset
 from .scoring import Side
 from .state import State
-from .views import View
 
 __all__ = [
     "INVARIANTS",
@@ -104,6 +108,7 @@ __all__ = [
     "ConformanceError",
     "cards_seat_may_know",
     "check_ruleset",
+    "encoding_problem",
     "played_cards",
     "recount_tricks",
     "relabel_action",
@@ -115,7 +120,8 @@ __all__ = [
 ]
 
 #: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
-INVARIANTS = ("cards", "purity", "history", "legality", "determinism", "conservation", "views")
+INVARIANTS = ("cards", "purity", "history", "legality", "determinism", "conservation", "views",
+              "encoding")  # fmt: skip
 
 #: Units dealt in every deal: 32 in the cards, 3 for the last trick.
 _TOTAL_UNITS = 35
@@ -262,6 +268,7 @@ class _Counts:
         self.replays = 0
         self.views_checked = 0
         self.worlds_rejected = 0
+        self.encoded: set[Action] = set()
 
 
 class _DealCheck:
@@ -431,6 +438,8 @@ class _DealCheck:
         if hash(state) != digest:
             listed = ", ".join(map(str, legal))
             self.fail("purity", f"applying the listed actions ({listed}) changed the state's hash")
+        if (problem := new_encoding_problem(state, legal, self.counts.encoded)) is not None:
+            self.fail("encoding", problem)
         self.counts.legal_probes += len(legal)
         for probe in self.illegal_sample(state, legal, probes):
             try:
@@ -614,15 +623,5 @@ class _DealCheck:
                 self.fail(
                     "views",
                     f"seat {seat}'s view changes when cards it cannot know are swapped "
-                    f"({swaps}): {_view_diff(mine, theirs)}",
+                    f"({swaps}): {view_diff(mine, theirs)}",
                 )
-
-
-def _view_diff(mine: View, theirs: View) -> str:
-    names: Iterable[str] = (f.name for f in attrs.fields(type(mine)))
-    parts = [
-        f"{name} {getattr(mine, name)!r} != {getattr(theirs, name)!r}"
-        for name in names
-        if getattr(mine, name) != getattr(theirs, name)
-    ]
-    return "; ".join(parts[:3]) or "the views differ"

@@ -9,13 +9,14 @@ from typing import ClassVar
 
 import attrs
 import pytest
-from support import load_example
 
 import calabrasella as cb
+from calabrasella.actions import GIVE_BACKS
 from calabrasella.rulesets import Calls, Terms
 from calabrasella.rulesets.steps import (
     DiscardStep,
     DrawStep,
+    Exchange,
     GiveBackStep,
     RaiseStep,
     Role,
@@ -237,16 +238,53 @@ def test_forced_moves_are_reported_and_hidden_from_who_may_not_see_them() -> Non
 # --- what a variant author ran into ---------------------------------------------------------
 
 
+@attrs.frozen
+class PassAsGiveBack(Step):
+    """The seat playing ``giver`` passes a card face down to the seat playing ``receiver``,
+    carried in a ``GiveBack`` (as the swap example did before it had its own ``Swap``)."""
+
+    phase: ClassVar[cb.Phase] = cb.Phase.GIVING_BACK
+
+    giver: Role
+    receiver: Role
+
+    def start(self, work: Work) -> bool:
+        giver = work.seat(self.giver)
+        return bool(work.hands[giver]) and work.ask(giver, self.phase)
+
+    def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
+        return card_actions(GIVE_BACKS, work.hands[work.seat(self.giver)])
+
+    def apply(self, work: Work, action: cb.Action) -> bool:
+        giver, receiver = work.seat(self.giver), work.seat(self.receiver)
+        if not isinstance(action, cb.GiveBack) or not work.hands[giver] >> action.card.index & 1:
+            raise cb.IllegalActionError(action, f"seat {giver} is to pass a card he holds")
+        work.hands[giver] &= ~(1 << action.card.index)
+        work.hands[receiver] |= 1 << action.card.index
+        work.record(giver, action)
+        return True
+
+    def hidden_from(
+        self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
+    ) -> str | None:
+        return (
+            None if viewer in (exchange.seat(self.giver), exchange.seat(self.receiver)) else "swap"
+        )
+
+
 def test_given_back_is_read_only_from_the_give_back_step() -> None:
     """A later step passing the given-back card as a GiveBack does not reveal it as given back."""
-    example = load_example("swap_variant")
 
     @attrs.frozen(kw_only=True)
     class SwapAfter(cb.Cavendish):
         name: ClassVar[str] = "test-swap-after"
 
         def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
-            return (*super().exchange_plan(contract), *example.SWAPS)
+            passes = (
+                PassAsGiveBack(Role.FIRST, Role.SECOND),
+                PassAsGiveBack(Role.SECOND, Role.FIRST),
+            )
+            return (*super().exchange_plan(contract), *passes)
 
     rules = SwapAfter()
     checked = 0

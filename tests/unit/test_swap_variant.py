@@ -1,13 +1,16 @@
-"""examples/swap_variant.py: a variant whose exchange step lives outside the package.
+"""examples/swap_variant.py: a variant whose exchange step and action live outside the package.
 
 The example is loaded from its file (examples/ is not a package); these
 tests check that its step moves exactly one card each way, hides the swap
 from everyone but the two adversaries, refuses what it must refuse without
-touching the state, and that the variant passes the conformance check.
+touching the state, that its ``Swap`` action reads back from its text, its
+JSON and its pickle (in records and states too), and that the variant passes
+the conformance check.
 """
 
 from __future__ import annotations
 
+import pickle
 import random
 import sys
 from collections.abc import Iterator
@@ -18,16 +21,24 @@ from support import assert_illegal, load_example
 
 import calabrasella as cb
 from calabrasella.rulesets.steps import Role, Work
-from calabrasella.testing import check_ruleset
+from calabrasella.testing import ConformanceError, check_ruleset
 
 swap = load_example("swap_variant")
 
 
 @pytest.fixture(autouse=True)
 def _no_leak() -> Iterator[None]:
-    """No test leaves the variant registered."""
+    """No test leaves the variant or its action registered."""
     yield
     assert "cavendish-swap" not in cb.ruleset_names()
+    assert "swap" not in cb.action_kinds()
+
+
+@pytest.fixture
+def registered() -> Iterator[None]:
+    """The variant and its Swap registered, as a program using them would have them."""
+    with cb.registered_ruleset(swap.SwapCavendish), cb.registered_action(swap.Swap):
+        yield
 
 
 def stand(seed: int, **options: Any) -> cb.State:
@@ -54,7 +65,7 @@ def test_the_first_adversary_is_asked_for_any_card_he_holds() -> None:
     first, _ = adversaries(state)
     assert state.phase is cb.Phase.GIVING_BACK
     assert state.to_move == first
-    assert state.legal_actions() == tuple(cb.GiveBack(card) for card in state.hand(first))
+    assert state.legal_actions() == tuple(swap.Swap(card) for card in state.hand(first))
     assert state.view(first).legal_actions == state.legal_actions()
 
 
@@ -68,20 +79,20 @@ def test_each_swap_moves_exactly_one_card_each_way(seed: int) -> None:
     before = [state.hand(seat) for seat in range(3)]
 
     card = rng.choice(list(state.hand(first)))
-    one = cb.apply(state, cb.GiveBack(card))
+    one = cb.apply(state, swap.Swap(card))
     assert one.hand(first) == before[first] - {card}
     assert one.hand(second) == before[second] | {card}
     assert one.hand(declarer) == before[declarer]
     assert one.to_move == second and one.phase is cb.Phase.GIVING_BACK
 
     back = rng.choice(list(one.hand(second)))  # may be the card just received
-    two = cb.apply(one, cb.GiveBack(back))
+    two = cb.apply(one, swap.Swap(back))
     assert two.hand(second) == one.hand(second) - {back}
     assert two.hand(first) == one.hand(first) | {back}
     assert two.hand(declarer) == before[declarer]
     assert [len(h) for h in two.hands] == [12, 12, 12]
     assert two.stock == state.stock
-    assert two.history[-2:] == ((first, cb.GiveBack(card)), (second, cb.GiveBack(back)))
+    assert two.history[-2:] == ((first, swap.Swap(card)), (second, swap.Swap(back)))
     # then Cavendish's exchange: the single player asks for a card
     assert two.phase is cb.Phase.CALLING and two.to_move == declarer
 
@@ -146,22 +157,36 @@ def test_an_illegal_swap_is_refused_and_changes_nothing() -> None:
     declarer = state.declarer
     assert declarer is not None
     not_his = next(iter(state.hand(second)))
-    error = assert_illegal(state, cb.GiveBack(not_his), "cannot pass", "not in his hand")
+    error = assert_illegal(state, swap.Swap(not_his), "cannot pass", "not in his hand")
     assert f"seat {first}" in error.reason and str(not_his) in error.reason
-    assert_illegal(state, cb.GiveBack(next(iter(state.hand(declarer)))), "not in his hand")
-    assert_illegal(state, cb.GiveBack(next(iter(state.stock))), "not in his hand")
-    for wrong in (cb.Play(next(iter(state.hand(first)))), cb.Pass(), cb.Done(), "Ad"):
+    assert_illegal(state, swap.Swap(next(iter(state.hand(declarer)))), "not in his hand")
+    assert_illegal(state, swap.Swap(next(iter(state.stock))), "not in his hand")
+    mine = next(iter(state.hand(first)))
+    for wrong in (cb.Play(mine), cb.GiveBack(mine), cb.Pass(), cb.Done(), "Ad"):
         error = assert_illegal(state, wrong, f"seat {first} is to pass a card face down")
         assert f"to seat {second}" in error.reason
+
+
+def test_a_swap_out_of_its_step_is_refused_in_the_swaps_own_words() -> None:
+    """describe() uses the Swap class's description: "not to pass a card face down"."""
+    state = cb.new_deal(swap.SwapCavendish(), dealer=0, seed=3)
+    card = next(iter(state.hand(1)))  # seat 1, the eldest, speaks first
+    assert_illegal(state, swap.Swap(card), "is to bid or pass, not to pass a card face down")
+    state = cb.apply(state, cb.Bid(cb.Contract.STAND))
+    state = after_swaps(state, random.Random(3))
+    declarer = state.declarer
+    assert declarer is not None and state.phase is cb.Phase.CALLING
+    error = assert_illegal(state, swap.Swap(next(iter(state.hand(declarer)))), "call a card")
+    assert error.reason.endswith("not to pass a card face down")
 
 
 def test_the_step_is_skipped_when_the_giver_holds_nothing() -> None:
     state = stand(3)
     assert state.exchange is not None
     work = Work(state.rules, [0, 0, 0], state.stock_mask, state.exchange, 0)
-    plan = work.plan
+    plan, to_move = work.plan, work.to_move
     assert swap.SwapStep(Role.FIRST, Role.SECOND).start(work) is False
-    assert work.plan is plan  # nothing bound, nobody asked
+    assert work.plan is plan and work.to_move == to_move  # nothing changed, nobody asked
 
 
 def test_a_swap_needs_two_roles() -> None:
@@ -173,9 +198,15 @@ def test_a_swap_needs_two_roles() -> None:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_variant_passes_the_conformance_check(players: int) -> None:
-    report = check_ruleset(swap.SwapCavendish(players=players), deals=12, seed=players)
+    with cb.registered_action(swap.Swap):
+        report = check_ruleset(swap.SwapCavendish(players=players), deals=12, seed=players)
     assert report.deals == 12
     assert report.views_checked > 0
+
+
+def test_the_conformance_check_wants_the_swap_registered() -> None:
+    with pytest.raises(ConformanceError, match="the action kind 'swap' of Swap is not registered"):
+        check_ruleset(swap.SwapCavendish(), deals=12)
 
 
 def test_it_is_found_by_name_only_while_registered() -> None:
@@ -192,4 +223,176 @@ def test_the_script_runs(
     swap.main()
     out = capsys.readouterr().out
     assert "swap (face down), swap (face down)" in out
+    assert "JSON and text read back equal" in out
     assert "check_ruleset(cavendish-swap, deals=3): passed" in out
+    assert "swap" not in cb.action_kinds()
+
+
+# --- the Swap action: text, JSON, records, pickles ---------------------------------------
+
+
+def played(seed: int, players: int = 3) -> cb.State:
+    """A whole deal of the variant between random players (the first seat to speak stands)."""
+    rng = random.Random(seed)
+    state = stand(seed, players=players)
+    while not state.is_over:
+        state = cb.apply(state, rng.choice(state.legal_actions()))
+    return state
+
+
+def test_a_swap_writes_itself_as_swap_and_its_card() -> None:
+    assert str(swap.Swap("Ad")) == "swap Ad"
+    assert swap.Swap("asso di denari") == swap.Swap(cb.Card.parse("Ad"))
+    assert swap.Swap.kind == "swap" and isinstance(swap.Swap("Ad"), cb.CustomAction)
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize("card", cb.DECK, ids=str)
+def test_parse_action_reads_a_swap_back_from_its_text(card: cb.Card) -> None:
+    action = swap.Swap(card)
+    assert cb.parse_action(str(action)) == action
+    assert cb.parse_action(f"  SWAP   {card.code.lower()} ") == action
+
+
+@pytest.mark.usefixtures("registered")
+def test_parse_action_reads_a_swap_of_a_card_in_words() -> None:
+    assert cb.parse_action("swap ace of coins") == swap.Swap("Ad")
+    with pytest.raises(cb.NotationError, match=r"not an action: 'swap' \(swap: "):
+        cb.parse_action("swap")
+    with pytest.raises(cb.NotationError, match=r"not an action: 'swap Zz' \(swap: "):
+        cb.parse_action("swap Zz")
+
+
+def test_parse_action_does_not_know_a_swap_unless_registered() -> None:
+    with pytest.raises(cb.NotationError, match="'swap' is no action kind"):
+        cb.parse_action("swap Ad")
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_whole_deal_round_trips_through_json_and_the_text_record(players: int) -> None:
+    for seed in range(6):
+        state = played(seed, players)
+        record = cb.Record.from_state(state)
+        data = cb.to_data(record)
+        swaps = [a for a in data["actions"] if isinstance(a, dict)]
+        assert len(swaps) == 2
+        assert swaps == [
+            {"kind": "swap", "data": a.card.code}
+            for _, a in state.history
+            if isinstance(a, swap.Swap)
+        ]
+        assert cb.from_json(cb.to_json(record), cb.Record) == record
+        assert cb.from_json(cb.to_json(record), cb.Record).replay() == state
+        text = record.to_text()
+        assert sum(": swap " in line for line in text.splitlines()) == 2
+        assert cb.Record.from_text(text) == record
+        assert cb.from_json(cb.to_json(state), cb.State) == state
+        for seat in range(players):
+            view = state.view(seat)
+            assert cb.from_json(cb.to_json(view), cb.View) == view
+
+
+@pytest.mark.usefixtures("registered")
+def test_a_state_in_the_middle_of_the_swap_round_trips_through_json() -> None:
+    state = stand(3)
+    state = cb.apply(state, state.legal_actions()[0])  # one swap made, the other to make
+    assert isinstance(state.history[-1][1], swap.Swap)
+    assert all(isinstance(a, swap.Swap) for a in state.legal_actions())
+    assert cb.from_json(cb.to_json(state), cb.State) == state
+    mover = state.to_move
+    assert mover is not None
+    view = state.view(mover)  # an adversary: sees the swap and lists his own
+    data = cb.to_data(view)
+    assert data["history"][-1][1] == {"kind": "swap", "data": state.history[-1][1].card.code}
+    assert data["legal_actions"][0]["kind"] == "swap"
+    assert cb.from_data(data, cb.View) == view
+    declarer = state.declarer
+    assert declarer is not None
+    assert cb.to_data(state.view(declarer))["history"][-1][1] == {"hidden": "swap"}
+
+
+@pytest.mark.parametrize("registration", ["registered", "not registered"])
+def test_states_of_the_variant_pickle(registration: str, request: pytest.FixtureRequest) -> None:
+    """Registered, a Swap pickles as its kind and card; not registered, as itself."""
+    if registration == "registered":
+        request.getfixturevalue("registered")
+    state = stand(4)
+    states = [state]
+    rng = random.Random(4)
+    while not state.is_over:
+        state = cb.apply(state, rng.choice(state.legal_actions()))
+        states.append(state)
+    for s in states:
+        again = pickle.loads(pickle.dumps(s))
+        assert again == s and hash(again) == hash(s)
+        assert again.legal_actions() == s.legal_actions()
+        for seat in range(3):
+            assert pickle.loads(pickle.dumps(s.view(seat))) == s.view(seat)
+
+
+@pytest.mark.usefixtures("registered")
+def test_a_pickled_swap_keeps_its_kind_and_card() -> None:
+    state = cb.apply(stand(4), cb.legal_actions(stand(4))[0])
+    dumped = pickle.dumps(state)
+    assert b"swap" in dumped and b"swap_variant" not in dumped  # by kind, not by class
+    assert pickle.loads(dumped) == state
+
+
+def test_a_pickle_of_a_swap_needs_the_kind_where_it_is_loaded() -> None:
+    with cb.registered_ruleset(swap.SwapCavendish), cb.registered_action(swap.Swap):
+        dumped = pickle.dumps(cb.apply(stand(4), cb.legal_actions(stand(4))[0]))
+    with (
+        cb.registered_ruleset(swap.SwapCavendish),
+        pytest.raises(cb.RecordError, match="kind 'swap'"),
+    ):
+        pickle.loads(dumped)
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (None, "expected a card code such as 'Ad', got None"),
+        (3, "expected a card code such as 'Ad', got 3"),
+        (["Ad"], "expected a card code"),
+        ({"card": "Ad"}, "expected a card code"),
+        ("Zz", "not the data of a swap action"),
+        ("", "not the data of a swap action"),
+    ],
+)
+def test_malformed_swap_json_is_a_record_error(data: object, words: str) -> None:
+    record = cb.Record.from_state(played(5))
+    doc = cb.to_data(record)
+    at = next(i for i, a in enumerate(doc["actions"]) if isinstance(a, dict))
+    doc["actions"][at] = {"kind": "swap", "data": data}
+    with pytest.raises(cb.RecordError) as info:
+        cb.from_data(doc, cb.Record)
+    assert info.value.where == f"actions[{at}].data"
+    assert words in info.value.reason
+
+
+@pytest.mark.usefixtures("registered")
+def test_an_illegal_swap_in_a_record_is_a_record_error() -> None:
+    record = cb.Record.from_state(played(5))
+    doc = cb.to_data(record)
+    at = next(i for i, a in enumerate(doc["actions"]) if isinstance(a, dict))
+    stock = doc["deal"]["stock"][0]
+    doc["actions"][at] = {"kind": "swap", "data": stock}
+    with pytest.raises(cb.RecordError, match=f"swap {stock}' is illegal: .*not in his hand"):
+        cb.from_data(doc, cb.Record)
+
+
+def test_a_record_with_a_swap_not_registered_names_the_kind() -> None:
+    with cb.registered_ruleset(swap.SwapCavendish), cb.registered_action(swap.Swap):
+        record = cb.Record.from_state(played(5))
+        doc, text = cb.to_json(record), record.to_text()
+    with cb.registered_ruleset(swap.SwapCavendish):
+        with pytest.raises(
+            cb.RecordError, match=r"actions\[\d+\]\.kind: no action kind 'swap' is registered"
+        ):
+            cb.from_json(doc, cb.Record)
+        with pytest.raises(
+            cb.RecordError, match=r"line \d+: not an action: ' ?swap \S+' .*'swap' is no action kind"
+        ):
+            cb.Record.from_text(text)

@@ -16,12 +16,15 @@ import random
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import attrs
 import pytest
 
 import calabrasella as cb
 import calabrasella.testing as kit
+from calabrasella import _action_kinds
+from calabrasella._action_kinds import JsonValue
 from calabrasella.rulesets import (
     CallStep,
     DiscardStep,
@@ -31,7 +34,7 @@ from calabrasella.rulesets import (
     Step,
     TakeStep,
 )
-from calabrasella.rulesets.steps import Exchange, Work
+from calabrasella.rulesets.steps import Exchange, Work, wrong_kind
 from calabrasella.testing import INVARIANTS, ConformanceError, check_ruleset
 
 #: Enough deals for every case: the check stops at the first broken invariant.
@@ -127,6 +130,82 @@ class CavendishWithDiscard(cb.Cavendish):
 
 def cavendish_with(discard: type[DiscardStep]) -> cb.Ruleset:
     return CavendishWithDiscard(discard=discard(Role.DECLARER, 1, 4))
+
+
+# --- actions of a kind of their own ------------------------------------------------------
+
+
+@attrs.frozen
+class Lay(cb.CustomAction):
+    """Lay a card face down: the declarer's discard as an action of its own kind."""
+
+    kind: ClassVar[str] = "lay"
+
+    card: cb.Card
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.card}"
+
+    @classmethod
+    def parse(cls, argument: str) -> Lay:
+        return cls(cb.Card.parse(argument))
+
+    def to_json(self) -> JsonValue:
+        return self.card.code
+
+    @classmethod
+    def from_json(cls, data: JsonValue) -> Lay:
+        if type(data) is not str:
+            raise ValueError(f"expected a card code, got {data!r}")
+        return cls(cb.Card.parse(data))
+
+
+@attrs.frozen
+class LayInCoins(Lay):
+    """Its text always names the card of coins of the same rank: it reads back as another card."""
+
+    kind: ClassVar[str] = "lay-in-coins"
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.card.rank.char}d"
+
+
+@attrs.frozen
+class LayStep(DiscardStep):
+    """The declarer's discard, listed and recorded as ``lay`` actions (of the class ``lay``).
+
+    ``actions`` is what it declares it lists.
+    """
+
+    lay: type[Lay] = attrs.field(default=Lay, kw_only=True)
+    actions: tuple[type[cb.CustomAction], ...] = attrs.field(default=(Lay,), kw_only=True)
+
+    def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
+        listed = super().legal_actions(work)
+        return tuple(self.lay(a.card) if isinstance(a, cb.Discard) else a for a in listed)
+
+    def apply(self, work: Work, action: cb.Action) -> bool:
+        if type(action) is cb.Discard:
+            raise wrong_kind(work, action, f"{self.lay.kind} a card")
+        if type(action) is not self.lay:
+            return super().apply(work, action)
+        done = super().apply(work, cb.Discard(action.card))
+        seat, _ = work.entries.pop()
+        work.entries.append((seat, action))
+        return done
+
+
+def cavendish_laying(
+    lay: type[Lay], declared: tuple[type[cb.CustomAction], ...], registered: bool
+) -> Callable[[pytest.MonkeyPatch], cb.Ruleset]:
+    """Cavendish whose declarer discards with ``lay`` actions, its kind registered or not."""
+
+    def build(monkeypatch: pytest.MonkeyPatch) -> cb.Ruleset:
+        if registered:  # for the length of the test
+            monkeypatch.setitem(_action_kinds._KINDS, lay.kind, lay)
+        return CavendishWithDiscard(discard=LayStep(Role.DECLARER, 1, 4, lay=lay, actions=declared))
+
+    return build
 
 
 # --- broken rulesets ---------------------------------------------------------------------
@@ -382,6 +461,24 @@ CASES = (
         r"seat \d's view changes when cards it cannot know are swapped .*discard_that_counts",
     ),
     Case(
+        "an action whose text names another card",
+        "encoding",
+        cavendish_laying(LayInCoins, (LayInCoins,), registered=True),
+        r"lay-in-coins \S+d reads back from its text as LayInCoins\(card=Card\.parse\('\S+d'\)\)",
+    ),
+    Case(
+        "an action of a kind not registered",
+        "encoding",
+        cavendish_laying(Lay, (Lay,), registered=False),
+        r"the action kind 'lay' of Lay is not registered",
+    ),
+    Case(
+        "an action its step does not declare",
+        "encoding",
+        cavendish_laying(Lay, (), registered=True),
+        r"LayStep lists lay \S+ but does not declare Lay in its actions",
+    ),
+    Case(
         "views showing the stock",
         "views",
         views_showing_the_stock,
@@ -486,3 +583,20 @@ def test_as_discarded_takes_nothing_after_no_discard_and_all_after_four() -> Non
     assert two.phase is cb.Phase.TAKING and two.to_move == declarer
     assert len(cb.legal_actions(two)) == 4
     check_ruleset(rules, deals=40)  # raises ConformanceError on a broken invariant
+
+
+def test_an_action_of_its_own_kind_passes_when_registered_and_declared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The honest ``lay`` discard passes every invariant; its actions are checked and relabelled."""
+    rules = cavendish_laying(Lay, (Lay,), registered=True)(monkeypatch)
+    report = check_ruleset(rules, deals=DEALS)
+    plain = check_ruleset(cavendish_with(DiscardStep), deals=DEALS)
+    # the same deals as with the built-in discard, a lay for each discard; the views'
+    # alternative worlds relabel the lays' cards as they do the discards' (none rejected more)
+    assert report.decisions == plain.decisions
+    assert (report.views_checked, report.worlds_rejected) == (
+        plain.views_checked,
+        plain.worlds_rejected,
+    )
+    assert kit.relabel_action(Lay(cb.DECK[0]), [1, 0, *range(2, 40)]) == Lay(cb.DECK[1])

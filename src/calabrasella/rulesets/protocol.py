@@ -421,10 +421,18 @@ _DESCRIPTIONS: dict[type, str] = {
 
 
 def describe(action: object) -> str:
-    """Return what an action does, in a few words (``"discard"``, ``"play a card"``)."""
+    """Return what an action does, in a few words (``"discard"``, ``"play a card"``).
+
+    An action of a variant's own kind says it itself: its class's
+    ``description``, or else its ``kind``.
+    """
     known = _DESCRIPTIONS.get(type(action))
     if known is not None:
         return known
+    from ..actions import CustomAction
+
+    if isinstance(action, CustomAction):
+        return type(action).description or type(action).kind
     return f"do {type(action).__name__!r} (not an action)"
 
 
