@@ -34,6 +34,7 @@ from .actions import (
 )
 from .cards import DECK, Card, CardSet
 from .phases import Phase
+from .rulesets.steps import Step
 from .state import State
 from .views import View
 
@@ -259,7 +260,7 @@ def relabel_action(action: Action, perm: Sequence[int]) -> Action:
     return action
 
 
-def encoding_problem(action: Action, step: object = None) -> str | None:
+def encoding_problem(action: Action, step: Step | None = None) -> str | None:
     """Say why ``action`` does not read back equal from its text, its JSON or its pickle.
 
     Its text (``str``) through :func:`~calabrasella.parse_action`, its JSON
@@ -281,7 +282,7 @@ def encoding_problem(action: Action, step: object = None) -> str | None:
     if isinstance(action, CustomAction):
         cls = type(action)
         name, kind = cls.__qualname__, cls.kind
-        if step is not None and cls not in getattr(step, "actions", ()):
+        if step is not None and cls not in step.actions:
             return f"{type(step).__name__} lists {text} but does not declare {name} in its actions"
         if registered_class(kind) is not cls:
             return f"the action kind {kind!r} of {name} is not registered (see register_action)"

@@ -177,8 +177,9 @@ class LayStep(DiscardStep):
     ``actions`` is what it declares it lists.
     """
 
+    actions: ClassVar[tuple[type[cb.CustomAction], ...]] = (Lay,)
+
     lay: type[Lay] = attrs.field(default=Lay, kw_only=True)
-    actions: tuple[type[cb.CustomAction], ...] = attrs.field(default=(Lay,), kw_only=True)
 
     def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
         listed = super().legal_actions(work)
@@ -203,7 +204,8 @@ def cavendish_laying(
     def build(monkeypatch: pytest.MonkeyPatch) -> cb.Ruleset:
         if registered:  # for the length of the test
             monkeypatch.setitem(_action_kinds._KINDS, lay.kind, lay)
-        return CavendishWithDiscard(discard=LayStep(Role.DECLARER, 1, 4, lay=lay, actions=declared))
+        declaring = type("DeclaringLayStep", (LayStep,), {"__slots__": (), "actions": declared})
+        return CavendishWithDiscard(discard=declaring(Role.DECLARER, 1, 4, lay=lay))
 
     return build
 
@@ -476,7 +478,7 @@ CASES = (
         "an action its step does not declare",
         "encoding",
         cavendish_laying(Lay, (), registered=True),
-        r"LayStep lists lay \S+ but does not declare Lay in its actions",
+        r"DeclaringLayStep lists lay \S+ but does not declare Lay in its actions",
     ),
     Case(
         "views showing the stock",

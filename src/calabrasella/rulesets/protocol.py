@@ -17,6 +17,7 @@ from ..actions import (
     Bid,
     Call,
     Contract,
+    CustomAction,
     Discard,
     Done,
     Draw,
@@ -429,8 +430,6 @@ def describe(action: object) -> str:
     known = _DESCRIPTIONS.get(type(action))
     if known is not None:
         return known
-    from ..actions import CustomAction
-
     if isinstance(action, CustomAction):
         return type(action).description or type(action).kind
     return f"do {type(action).__name__!r} (not an action)"
@@ -453,9 +452,14 @@ class Step(abc.ABC):
 
     Attributes:
         phase: The phase the deal is in while this step waits.
+        actions: The action classes of a variant's own kinds
+            (:class:`~calabrasella.CustomAction`) the step lists and applies;
+            the conformance kit checks that each it meets is declared here
+            and round-trips through text, JSON and pickle.
     """
 
     phase: ClassVar[Phase] = Phase.DISCARDING
+    actions: ClassVar[tuple[type[CustomAction], ...]] = ()
 
     @abc.abstractmethod
     def start(self, work: Work) -> bool:
