@@ -384,7 +384,7 @@ def _state_from(
     tricks_won: tuple[int, ...],
     seats: bytes,
     codes: bytes,
-    draws: tuple[int, ...],
+    draws: tuple[Any, ...],
     result: Optional[Result],
 ) -> State:
     """Return the state :meth:`State.__reduce__` pickled."""

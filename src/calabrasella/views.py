@@ -512,7 +512,7 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
 
 # --- pickling ----------------------------------------------------------------------
 
-_Coded = tuple[Any, bytes, tuple[int, ...], tuple[tuple[int, str], ...]]
+_Coded = tuple[Any, bytes, tuple[Any, ...], tuple[tuple[int, str], ...]]
 
 
 def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
@@ -526,7 +526,7 @@ def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
 
 
 def _decode_entries(
-    codes: bytes, draws: tuple[int, ...], hidden: tuple[tuple[int, str], ...]
+    codes: bytes, draws: tuple[Any, ...], hidden: tuple[tuple[int, str], ...]
 ) -> list[Any]:
     actions: list[Any] = decode_actions(codes, draws)
     for i, kind in hidden:
@@ -543,9 +543,9 @@ def _view_from(
     hand_sizes: tuple[int, ...], stock_size: int, declarer: int | None, contract: int,
     modifier: int, called: int, giver: int | None, given_back: int, exposed: int, discards: int,
     drawn: int, trick: tuple[int, ...], leader: int, tricks_won: tuple[int, ...],
-    card_units_won: tuple[int, ...], seats: bytes, codes: bytes, draws: tuple[int, ...],
+    card_units_won: tuple[int, ...], seats: bytes, codes: bytes, draws: tuple[Any, ...],
     hidden: tuple[tuple[int, str], ...], forced_head: tuple[int, ...], forced_codes: bytes,
-    forced_draws: tuple[int, ...], forced_hidden: tuple[tuple[int, str], ...],
+    forced_draws: tuple[Any, ...], forced_hidden: tuple[tuple[int, str], ...],
     legal: tuple[bytes, tuple[int, ...]], final_stock: int, result: Result | None,
 ) -> View:  # fmt: skip
     """Return the view :meth:`View.__reduce__` pickled."""
