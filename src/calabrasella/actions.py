@@ -62,6 +62,7 @@ from .cards import DECK, Card, CardSet
 from .errors import NotationError, RulesetError
 
 __all__ = [
+    "ACTION_TYPES",
     "BIDS",
     "CALLS",
     "DISCARDS",
@@ -112,6 +113,9 @@ class Contract(enum.Enum):
     SOLO = "solo"
     SOLISSIMO = "solissimo"
 
+    def __str__(self) -> str:
+        return self.value
+
     @property
     def level(self) -> int:
         """The bid's height: a bid must be higher than every earlier one."""
@@ -126,6 +130,9 @@ class Modifier(enum.Enum):
 
     DIVIDETE = "dividete"
     SCEGLIETE = "scegliete"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 def _to_card(value: Card | str) -> Card:
@@ -368,6 +375,12 @@ Action = Union[
     Revoke, OutOfTurn, Abandon, TurnStock, CustomAction,
 ]  # fmt: skip
 """Any action: a built-in one, or one of a variant's own kinds (:class:`CustomAction`)."""
+
+#: Every action class the engine knows, a variant's own kinds included (their base).
+ACTION_TYPES = (
+    Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw,
+    Revoke, OutOfTurn, Abandon, TurnStock, CustomAction,
+)  # fmt: skip
 
 #: Table mode's irregular actions, by class (see the rules page): every other
 #: action is a regular one.

@@ -169,8 +169,15 @@ def _check_rules(rules: object) -> None:
     """Raise :class:`RulesetError` unless ``rules`` is a ruleset."""
     if rules.__class__ not in _RULESET_CLASSES:
         if not isinstance(rules, Ruleset):
-            raise RulesetError(f"not a ruleset: {rules!r}")
+            raise RulesetError(_not_a_ruleset(rules))
         _RULESET_CLASSES.add(rules.__class__)
+
+
+def _not_a_ruleset(rules: object) -> str:
+    """Say that ``rules`` is not a ruleset, and how to get one from a name."""
+    if isinstance(rules, str):
+        return f"not a ruleset: {rules!r} (a name: get the ruleset with cb.find_ruleset({rules!r}))"
+    return f"not a ruleset: {rules!r} (cb.CAVENDISH, cb.CALABRESELLA, or a variant)"
 
 
 def as_random(seed: Union[int, random.Random], name: str = "seed") -> random.Random:
@@ -326,7 +333,7 @@ def deal_from(
         True
     """
     if not isinstance(rules, Ruleset):
-        raise RulesetError(f"not a ruleset: {rules!r}")
+        raise RulesetError(_not_a_ruleset(rules))
     if isinstance(hands, (str, CardSet)) or not isinstance(hands, Sequence):
         raise RecordError(f"hands={hands!r}: expected one hand per seat")
     sets = tuple(_as_cardset(h) for h in hands)

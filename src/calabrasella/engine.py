@@ -23,10 +23,10 @@ from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
 from ._table import apply_irregular
 from ._tricks import SUIT_PLAYS
-from .actions import IRREGULAR, PLAYS, Action, Bid, Draw, Pass, Play
+from .actions import ACTION_TYPES, IRREGULAR, PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
 from .deal import as_random
-from .errors import IllegalActionError, SeatError, StateError
+from .errors import IllegalActionError, NotAnActionError, SeatError, StateError
 from .phases import BIDDING, DRAWING, OVER, PLAYING
 from .rulesets.base import PLAY_TABLE
 from .rulesets.steps import describe
@@ -148,9 +148,11 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     is no seat's). Without ``seat`` the action is taken as the mover's.
 
     Raises:
-        IllegalActionError: ``action`` is not legal in ``state`` (or is not
-            an action at all), or not ``seat``'s to make; the message names
-            it and says why.
+        IllegalActionError: ``action`` is not legal in ``state``, or not
+            ``seat``'s to make; the message names it and says why.
+        NotAnActionError: ``action`` is not an action at all (text, say: read
+            it with :func:`~calabrasella.parse_action`); an ``IllegalActionError``
+            and a ``TypeError``.
         SeatError: ``seat`` is not a seat of this table.
         StateError: ``state`` is not a :class:`State` (a view, say).
 
@@ -240,6 +242,8 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         if new_hands[winner]:
             return new
         return finish(new, winner)
+    if not isinstance(action, ACTION_TYPES):
+        raise NotAnActionError(action)
     if action.__class__ in IRREGULAR:  # table mode's (refused under the default rules)
         return apply_irregular(state, action)
     if phase is BIDDING:

@@ -24,6 +24,7 @@ __all__ = [
     "IllegalActionError",
     "InconsistentViewError",
     "MatchError",
+    "NotAnActionError",
     "NotationError",
     "RecordError",
     "RulesetError",
@@ -63,6 +64,30 @@ class IllegalActionError(CalabrasellaError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.action, self.reason))
+
+
+class NotAnActionError(IllegalActionError, TypeError):
+    """Something that is not an action at all was given where an action is needed.
+
+    Text such as ``"bid stand"`` is not an action: read it with
+    :func:`calabrasella.parse_action` first. Also an :class:`IllegalActionError`
+    (so code that catches that still does) and a ``TypeError``.
+
+    Example:
+        >>> err = NotAnActionError("bid stand")
+        >>> str(err)
+        "illegal action 'bid stand': text is not an action: read it with cb.parse_action('bid stand')"
+        >>> isinstance(err, IllegalActionError), isinstance(err, TypeError)
+        (True, True)
+    """
+
+    def __init__(self, action: Any, reason: str | None = None) -> None:
+        if reason is None:
+            if isinstance(action, str):
+                reason = f"text is not an action: read it with cb.parse_action({action!r})"
+            else:
+                reason = f"a {type(action).__name__} is not an action (Pass(), Bid('solo'), Play('Ad')...)"
+        super().__init__(action, reason)
 
 
 class NotationError(CalabrasellaError, ValueError):

@@ -28,6 +28,9 @@ class Phase(enum.IntEnum):
     PLAYING = 7
     OVER = 8
 
+    def __str__(self) -> str:
+        return self.name.lower().replace("_", " ")
+
 
 
 # The members as module names, for the engine's modules to import once (a

@@ -158,4 +158,6 @@ for _pos, _words in enumerate(
         _RANK_WORDS[_word] = Rank(9 - _pos)
 
 _NAME_SPLIT = re.compile(r"[\s_\-]+")
-_FILLER = frozenset({"of", "di", "de", "del", "della", "dei", "delle"})
+# Words a card's name may hold that name nothing: "of", and the articles
+# ("the three of cups", "il tre di coppe", "el tres de copas").
+_FILLER = frozenset({"of", "di", "de", "del", "della", "dei", "delle", "the", "il", "lo", "la", "el"})

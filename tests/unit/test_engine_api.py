@@ -582,6 +582,7 @@ EXPECTED_ALL = [
     "Match",
     "MatchError",
     "Modifier",
+    "NotAnActionError",
     "NotationError",
     "OutOfTurn",
     "Pass",

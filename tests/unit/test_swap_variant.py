@@ -162,9 +162,11 @@ def test_an_illegal_swap_is_refused_and_changes_nothing() -> None:
     assert_illegal(state, swap.Swap(next(iter(state.hand(declarer)))), "not in his hand")
     assert_illegal(state, swap.Swap(next(iter(state.stock))), "not in his hand")
     mine = next(iter(state.hand(first)))
-    for wrong in (cb.Play(mine), cb.GiveBack(mine), cb.Pass(), cb.Done(), "Ad"):
+    for wrong in (cb.Play(mine), cb.GiveBack(mine), cb.Pass(), cb.Done()):
         error = assert_illegal(state, wrong, f"seat {first} is to pass a card face down")
         assert f"to seat {second}" in error.reason
+    error = assert_illegal(state, "Ad", "text is not an action", "parse_action")
+    assert isinstance(error, cb.NotAnActionError)
 
 
 def test_a_swap_out_of_its_step_is_refused_in_the_swaps_own_words() -> None:
