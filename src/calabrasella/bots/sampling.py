@@ -33,8 +33,15 @@ exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
 
 It works for both games, every option, four at the table (the dealer
 sitting out has a view too), table mode, and any ruleset built from the
-built-in exchange steps and rules of calling; for a ruleset with its own
-step kinds it raises :class:`~calabrasella.RulesetError` rather than guess.
+built-in exchange steps; for a ruleset with its own step kinds it raises
+:class:`~calabrasella.RulesetError` rather than guess (a
+:class:`~calabrasella.bots.sampling_bot.SamplingBot` then plays its
+fallback bot's choices). The rule of what the declarer may call is found by
+asking the ruleset's ``callable_cards`` about a fixed set of hands: a rule
+that answers as one of the built-in ones is modelled exactly; a rule of its
+own is left out of the model, which then counts a superset of the worlds,
+and :meth:`Sampler.sample` draws from the superset until the replay accepts
+a world (at most :data:`TRIES` draws; uniform still, as rejection keeps it).
 A view that no deal could give (one edited by hand) raises
 :class:`InconsistentViewError`, a :class:`~calabrasella.RecordError`, never
 a hang.
@@ -50,8 +57,11 @@ import calabrasella as cb
 from ._hand import bits
 from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
 
-__all__ = ["InconsistentViewError", "Sampler", "sample_state"]
+__all__ = ["TRIES", "InconsistentViewError", "Sampler", "sample_state"]
 
+#: Under a ruleset's own rule of calling, the most worlds drawn (and replayed) to find one
+#: that fits the call, for one :meth:`Sampler.sample`.
+TRIES = 200
 _DISCARDS = tuple(cb.Discard(card) for card in cb.DECK)
 _GIVE_BACKS = tuple(cb.GiveBack(card) for card in cb.DECK)
 
@@ -81,8 +91,8 @@ class Sampler:
             :class:`~calabrasella.State` included: pass ``state.view(seat)``).
         InconsistentViewError: No deal and actions give this view (a view
             edited by hand, say); a :class:`~calabrasella.RecordError`.
-        RulesetError: The view's ruleset uses an exchange step, or a rule of
-            what may be called, that the sampler does not know.
+        RulesetError: The view's ruleset uses an exchange step that the
+            sampler does not know.
 
     Example:
         >>> import calabrasella as cb
@@ -119,6 +129,9 @@ class Sampler:
     def count(self) -> int:
         """The number of worlds of the view (see the module docstring), at least 1.
 
+        Under a ruleset's own rule of calling, the number of worlds of the
+        model, which leaves that rule out: at least the number of worlds.
+
         Example:
             >>> import calabrasella as cb
             >>> Sampler(cb.new_deal(cb.CALABRESELLA, seed=3).view(0)).count > 10**10
@@ -141,6 +154,8 @@ class Sampler:
             SeedError: ``rng`` is neither an int nor a ``random.Random``.
             InconsistentViewError: The view's legal actions or result do
                 not follow from its cards (a view edited by hand).
+            RulesetError: Under a ruleset's own rule of calling, no world
+                of :data:`TRIES` drawn fits the call.
 
         Example:
             >>> import calabrasella as cb
@@ -150,6 +165,19 @@ class Sampler:
         """
         pick = _as_rng(rng)
         model = self._model
+        if model.exact:
+            return self._draw(model, pick)
+        for _ in range(TRIES):  # a superset of the worlds, drawn uniformly: keep one that fits
+            try:
+                return self._draw(model, pick)
+            except InconsistentViewError:
+                pass
+        raise cb.RulesetError(
+            f"{self.view.rules.name}: no world of {TRIES} drawn fits its own rule of calling"
+        )
+
+    def _draw(self, model: Model, pick: random.Random) -> cb.State:
+        """Draw one world of the model and replay it."""
         place = list(model.pinned)
         table, bins = model.table, model.bins
         s = model.start
@@ -267,7 +295,8 @@ def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
         StateError: ``view`` is not a :class:`~calabrasella.View`.
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
         InconsistentViewError: No deal and actions give this view.
-        RulesetError: The ruleset uses exchange steps the sampler does not know.
+        RulesetError: The ruleset uses exchange steps the sampler does not know
+            (or, under its own rule of calling, no world of :data:`TRIES` fits).
 
     Example:
         >>> import calabrasella as cb

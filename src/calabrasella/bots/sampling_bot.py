@@ -32,7 +32,10 @@ keeps him from stramazzo and towards cappotto).
 
 **Other decisions** (the auction, the call, the exchange) go to the
 fallback bot: judging a bid by search would mean solving whole deals of
-twelve tricks, seconds each, for every world.
+twelve tricks, seconds each, for every world. So do the searched ones under
+a ruleset the sampler cannot follow (an exchange step of its own, see
+:mod:`calabrasella.bots.sampling`): the bot warns once (``warnings.warn``,
+a ``UserWarning``) and plays its fallback bot's choices.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from __future__ import annotations
 import math
 import random
 import time
+import warnings
 from collections.abc import Callable
 from typing import Optional, Union
 
@@ -159,6 +163,8 @@ class SamplingBot:
         self.time_limit = time_limit
         self.search_from = search_from
         self.fallback = fallback(random.Random(self.rng.getrandbits(64)))
+        #: Whether the bot has warned that its sampler cannot follow the ruleset.
+        self.warned = False
 
     def __repr__(self) -> str:
         return (
@@ -186,12 +192,21 @@ class SamplingBot:
         """Average each card's utility over sampled worlds and return the best card."""
         plays = [a for a in actions if isinstance(a, cb.Play)]
         totals = dict.fromkeys(plays, 0)
-        sampler = Sampler(view)
         rules = view.rules
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        try:
+            sampler = Sampler(view)
+            world = sampler.sample(self.rng)
+        except cb.RulesetError as exc:  # a ruleset the sampler cannot follow: no search
+            if not self.warned:
+                self.warned = True
+                warnings.warn(f"SamplingBot plays its fallback bot's choices: {exc}", stacklevel=3)
+            return self._fallback(view, actions)
         drawn = 0
         while self.worlds is None or drawn < self.worlds:
-            values = action_values(sampler.sample(self.rng))
+            if drawn:
+                world = sampler.sample(self.rng)
+            values = action_values(world)
             for play in plays:
                 totals[play] += utility(rules, values[play])
             drawn += 1
