@@ -19,6 +19,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
+from calabrasella.bots._calling import callable_kind
 from calabrasella.bots.sampling import InconsistentViewError, Sampler, sample_state
 from calabrasella.rulesets.steps import Step
 from calabrasella.testing import cards_seat_may_know, relabel_action, relabel_cards
@@ -697,3 +698,53 @@ def test_uniform_over_an_unseen_solo_monte() -> None:
     weights: dict[Hashable, float] = {j: math.comb(4, j) * math.comb(12, 4 - j) for j in range(3)}
     weights[3] = sum(math.comb(4, j) * math.comb(12, 4 - j) for j in (3, 4))
     assert_uniform(seen, weights, weights)
+
+
+# --- the rule of calling, asked of the ruleset ---------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class AcesFirst(cb.Cavendish):
+    """A rule of calling of its own: an ace he does not hold; holding all four, any card."""
+
+    name = "cavendish_aces_first"
+
+    def callable_cards(self, hand: cb.CardSet, contract: cb.Contract) -> cb.CardSet:
+        aces = cb.CardSet.parse("Ad Ah As Ac")
+        return aces - hand if aces - hand else cb.CardSet.all() - hand
+
+
+def test_the_rule_of_calling_is_read_from_the_hook() -> None:
+    """The built-in rules are recognised by their answers; a rule of its own is not."""
+    stand, chiamo = cb.Contract.STAND, cb.Contract.CHIAMO
+    assert callable_kind(cb.CAVENDISH, stand) == "threes_then_twos"
+    assert callable_kind(cb.CALABRESELLA, chiamo) == "any_unheld"
+    assert callable_kind(cb.Calabresella(callable="threes_then_twos"), chiamo) == (
+        "threes_then_twos"
+    )
+    assert callable_kind(AcesFirst(), stand) is None
+
+
+def test_a_rule_of_calling_of_its_own_is_sampled_by_rejection() -> None:
+    """The declarer holds all four aces and so calls another card: every world an
+    adversary's view draws gives him the four aces (the rule says he held them), and
+    equals the view."""
+    hands = (
+        cb.CardSet.parse("3d 2d Kd Qd Jd 7d 6d 5d 4d 3h 2h Kh"),  # seat 0, adversary
+        cb.CardSet.parse("Ad Ah As Ac 3s 2s Ks Qs Js 7s 6s 5s"),  # seat 1, the declarer
+        cb.CardSet.parse("Qh Jh 7h 6h 5h 4h 3c 2c Kc Qc Jc 7c"),  # seat 2, adversary
+    )
+    stock = cb.CardSet.parse("4s 6c 5c 4c")
+    state = cb.deal_from(AcesFirst(), hands, stock, dealer=2)  # seat 0 speaks first
+    for text in ("pass", "bid stand"):
+        state = cb.apply(state, cb.parse_action(text))
+    assert state.declarer == 1 and state.phase is cb.Phase.CALLING
+    state = cb.apply(state, cb.Call(cb.Card.parse("3d")))  # not an ace: he holds all four
+    for seat in (0, 2):
+        view = state.view(seat)
+        sampler = Sampler(view)
+        rng = random.Random(5)
+        for _ in range(10):
+            world = sampler.sample(rng)
+            assert world.view(seat) == view
+            assert cb.CardSet.parse("Ad Ah As Ac") <= world.hand(1)

@@ -8,9 +8,11 @@ the other, and strictly better in some.
 from __future__ import annotations
 
 import random
+import warnings
 from typing import ClassVar
 
 import pytest
+from support import load_example
 
 import calabrasella as cb
 from calabrasella.bots.base import BotError, regular_actions
@@ -186,3 +188,25 @@ def test_a_bad_budget_raises_bot_error(options: dict[str, object]) -> None:
 def test_a_seed_that_is_not_an_int_or_random_raises_seed_error() -> None:
     with pytest.raises(cb.SeedError):
         SamplingBot("7")  # type: ignore[arg-type]
+
+
+def test_it_plays_whole_deals_of_a_variant_with_its_own_step() -> None:
+    """The swap variant of the examples (an exchange step the sampler does not model):
+    sampling bots with the default settings play five deals to the end, each bot
+    warning once, not once a decision, that it plays its fallback bot's choices."""
+    swap = load_example("swap_variant")
+    rules = swap.SwapCavendish()
+    bots = [SamplingBot(seat) for seat in range(3)]
+    finals = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # every warning issued is recorded
+        for seed in range(5):
+            finals.append(play_deal(rules, bots, seed))
+    for final in finals:
+        assert final.is_over and final.result is not None
+        assert sum(final.result.payments) == 0
+    assert sum(not final.result.void for final in finals if final.result) >= 3
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 3, messages
+    assert all("SamplingBot plays its fallback bot's choices" in m for m in messages)
+    assert all("SwapStep" in m for m in messages)
