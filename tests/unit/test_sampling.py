@@ -20,7 +20,7 @@ import pytest
 
 import calabrasella as cb
 from calabrasella.bots._calling import callable_kind
-from calabrasella.bots.sampling import InconsistentViewError, Sampler, sample_state
+from calabrasella.bots.sampling import InconsistentViewError, ReplaySampler, Sampler, sample_state
 from calabrasella.rulesets.steps import Step
 from calabrasella.testing import cards_seat_may_know, relabel_action, relabel_cards
 
@@ -748,3 +748,67 @@ def test_a_rule_of_calling_of_its_own_is_sampled_by_rejection() -> None:
             world = sampler.sample(rng)
             assert world.view(seat) == view
             assert cb.CardSet.parse("Ad Ah As Ac") <= world.hand(1)
+
+
+# --- the generic path: worlds by replay and rejection --------------------------------------
+
+
+def _swap_variant() -> Any:
+    from support import load_example
+
+    return load_example("swap_variant")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_ruleset_with_its_own_step_is_sampled_by_replay(players: int) -> None:
+    """The swap variant, late in the play, from every seat: each world drawn by replay is
+    a state whose view is the seat's view, in which the seat was dealt its own hand and
+    every other seat the cards it has played since (the rules move a card only by a
+    move its seat saw: its own, or the swap passed to it)."""
+    rules = _swap_variant().SwapCavendish(players=players)
+    checked = 0
+    for seed in range(8):
+        state = cb.new_deal(rules, dealer=seed % players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and not (
+            state.phase is cb.Phase.PLAYING and len(state.hand(state.to_move or 0)) <= 6
+        ):
+            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+        if state.is_over:
+            continue
+        with pytest.raises(cb.RulesetError, match="SwapStep"):
+            Sampler(state.view(0))
+        for seat in range(players):
+            view = state.view(seat)
+            sampler = ReplaySampler(view)
+            for k in range(3):
+                world = sampler.sample(random.Random(k))
+                assert world.view(seat) == view
+                assert world.deal.hands[seat] == state.deal.hands[seat]
+                checked += 1
+    assert checked >= 5 * 3 * 3
+
+
+def test_the_generic_path_follows_the_built_in_rulesets_too() -> None:
+    """Under the presets (which the exact sampler models), replayed worlds fit the view."""
+    for rules in (cb.CAVENDISH, cb.CALABRESELLA):
+        for seed in range(4):
+            state = cb.new_deal(rules, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(20 + 5 * seed):
+                if state.is_over:
+                    break
+                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+            for seat in range(3):
+                view = state.view(seat)
+                world = ReplaySampler(view).sample(seed)
+                assert world.view(seat) == view
+
+
+def test_the_generic_path_raises_ruleset_error_when_it_finds_no_world() -> None:
+    """Zero tries find nothing: a RulesetError naming the seat, never a hang."""
+    view = cb.new_deal(cb.CAVENDISH, seed=1).view(2)
+    with pytest.raises(cb.RulesetError, match="seat 2"):
+        ReplaySampler(view).sample(1, tries=0)
+    with pytest.raises(cb.StateError):
+        ReplaySampler(cb.new_deal(cb.CAVENDISH, seed=1))  # type: ignore[arg-type]

@@ -34,9 +34,8 @@ exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
 It works for both games, every option, four at the table (the dealer
 sitting out has a view too), table mode, and any ruleset built from the
 built-in exchange steps; for a ruleset with its own step kinds it raises
-:class:`~calabrasella.RulesetError` rather than guess (a
-:class:`~calabrasella.bots.sampling_bot.SamplingBot` then plays its
-fallback bot's choices). The rule of what the declarer may call is found by
+:class:`~calabrasella.RulesetError` rather than guess. The rule of what the
+declarer may call is found by
 asking the ruleset's ``callable_cards`` about a fixed set of hands: a rule
 that answers as one of the built-in ones is modelled exactly; a rule of its
 own is left out of the model, which then counts a superset of the worlds,
@@ -45,6 +44,14 @@ a world (at most :data:`TRIES` draws; uniform still, as rejection keeps it).
 A view that no deal could give (one edited by hand) raises
 :class:`InconsistentViewError`, a :class:`~calabrasella.RecordError`, never
 a hang.
+
+**Any ruleset.** :class:`ReplaySampler` is the generic path, for a ruleset
+with exchange steps of its own (a :class:`~calabrasella.bots.sampling_bot.SamplingBot`
+takes it when :class:`Sampler` refuses): it deals the cards the seat cannot
+place at random, replays the history through the public API and keeps a
+world only if the seat's view of it is the view given, trying at most
+:data:`TRIES` deals for one world. Its worlds are genuine but not equally
+likely, and not counted.
 """
 
 from __future__ import annotations
@@ -55,9 +62,10 @@ from typing import Union
 import calabrasella as cb
 
 from ._hand import bits
+from ._replay import Replayer
 from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
 
-__all__ = ["TRIES", "InconsistentViewError", "Sampler", "sample_state"]
+__all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
 #: Under a ruleset's own rule of calling, the most worlds drawn (and replayed) to find one
 #: that fits the call, for one :meth:`Sampler.sample`.
@@ -272,6 +280,65 @@ def _fill_hidden(
             for slot, card in zip(slots, cards):
                 entries[slot] = _DISCARDS[card]
     return entries, gave, received, from_stock
+
+
+class ReplaySampler:
+    """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
+
+    The generic path, for a ruleset whose exchange steps :class:`Sampler`
+    does not know. Each :meth:`sample` deals the cards the seat cannot place
+    at random, replays the view's history through the public API (each
+    face-down entry by a legal action shown face down the same way; a move
+    the replay refuses has its card dealt where the move goes through, and
+    the replay runs again), and keeps the world only if the seat's view of
+    it is :attr:`view`. Every world it returns is a genuine state with that
+    view; unlike :class:`Sampler`'s, the worlds are not equally likely (it
+    knows no model to weigh them by), and none are counted.
+
+    Attributes:
+        view: The view the worlds agree with.
+        attempts: Worlds tried so far (kept or rejected).
+
+    Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View`.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Bid(cb.Contract.STAND))
+        >>> view = state.view(2)
+        >>> world = ReplaySampler(view).sample(random.Random(1))
+        >>> world.view(2) == view, world.hand(2) == state.hand(2)
+        (True, True)
+    """
+
+    __slots__ = ("_replayer", "view")
+
+    def __init__(self, view: cb.View) -> None:
+        if not isinstance(view, cb.View):
+            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
+            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
+        self.view = view
+        self._replayer = Replayer(view)
+
+    @property
+    def attempts(self) -> int:
+        """Worlds tried so far, kept or rejected."""
+        return self._replayer.tries
+
+    def sample(self, rng: Union[random.Random, int], tries: int = TRIES) -> cb.State:
+        """Return a world of the view found in at most ``tries`` attempts.
+
+        Raises:
+            SeedError: ``rng`` is neither an int nor a ``random.Random``.
+            RulesetError: No world found in ``tries`` attempts.
+        """
+        state = self._replayer.sample(_as_rng(rng), tries)
+        if state is None:
+            raise cb.RulesetError(
+                f"{self.view.rules.name}: no world of seat {self.view.seat}'s view "
+                f"found in {tries} deals replayed"
+            )
+        return state
 
 
 _CACHE: dict[cb.View, Sampler] = {}

@@ -32,10 +32,15 @@ keeps him from stramazzo and towards cappotto).
 
 **Other decisions** (the auction, the call, the exchange) go to the
 fallback bot: judging a bid by search would mean solving whole deals of
-twelve tricks, seconds each, for every world. So do the searched ones under
-a ruleset the sampler cannot follow (an exchange step of its own, see
-:mod:`calabrasella.bots.sampling`): the bot warns once (``warnings.warn``,
-a ``UserWarning``) and plays its fallback bot's choices.
+twelve tricks, seconds each, for every world.
+
+**Any ruleset.** Under a ruleset with exchange steps of its own, which the
+exact sampler does not model, the worlds come from a
+:class:`~calabrasella.bots.sampling.ReplaySampler` (dealt at random,
+replayed, kept when they give the bot's view). Where that finds no world in
+its bound, the bot plays its fallback bot's choice for that decision, and
+says so once (``warnings.warn``, a ``UserWarning``; once per bot, not per
+decision).
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ import calabrasella as cb
 
 from .base import Bot, BotError, as_rng, regular_actions
 from .heuristic import HeuristicBot
-from .sampling import Sampler
+from .sampling import ReplaySampler, Sampler
 from .solver import action_values
 
 __all__ = ["SEARCH_FROM", "WIN_WEIGHT", "WORLDS", "SamplingBot", "utility"]
@@ -195,17 +200,23 @@ class SamplingBot:
         rules = view.rules
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
-            sampler = Sampler(view)
+            try:
+                sampler: Union[Sampler, ReplaySampler] = Sampler(view)
+            except cb.RulesetError:  # steps of its own: worlds by replay and rejection
+                sampler = ReplaySampler(view)
             world = sampler.sample(self.rng)
-        except cb.RulesetError as exc:  # a ruleset the sampler cannot follow: no search
+        except cb.RulesetError as exc:  # no world found: no search
             if not self.warned:
                 self.warned = True
-                warnings.warn(f"SamplingBot plays its fallback bot's choices: {exc}", stacklevel=3)
+                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=3)
             return self._fallback(view, actions)
         drawn = 0
         while self.worlds is None or drawn < self.worlds:
             if drawn:
-                world = sampler.sample(self.rng)
+                try:
+                    world = sampler.sample(self.rng)
+                except cb.RulesetError:  # the generic path found no more: search what it found
+                    break
             values = action_values(world)
             for play in plays:
                 totals[play] += utility(rules, values[play])
