@@ -762,9 +762,8 @@ def _swap_variant() -> Any:
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_ruleset_with_its_own_step_is_sampled_by_replay(players: int) -> None:
     """The swap variant, late in the play, from every seat: each world drawn by replay is
-    a state whose view is the seat's view, in which the seat was dealt its own hand and
-    every other seat the cards it has played since (the rules move a card only by a
-    move its seat saw: its own, or the swap passed to it)."""
+    a state whose view is the seat's view, in which the seat was dealt its own hand (the
+    rules move a card of its hand only by a move it sees: its own, or a pass to it)."""
     rules = _swap_variant().SwapCavendish(players=players)
     checked = 0
     for seed in range(8):

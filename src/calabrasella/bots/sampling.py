@@ -293,7 +293,9 @@ class ReplaySampler:
     the replay runs again), and keeps the world only if the seat's view of
     it is :attr:`view`. Every world it returns is a genuine state with that
     view; unlike :class:`Sampler`'s, the worlds are not equally likely (it
-    knows no model to weigh them by), and none are counted.
+    knows no model to weigh them by), and none are counted. It is built for
+    a deal in progress: for a finished one (the final stock shown to all) it
+    often finds none.
 
     Attributes:
         view: The view the worlds agree with.
