@@ -7,8 +7,8 @@ from typing import Any
 from . import _bits
 from .actions import Revoke
 from .phases import OVER
+from .rulesets._call_steps import forget_callable
 from .rulesets.base import PLAY_TABLE, Ruleset
-from .rulesets.steps import forget_callable
 from .scoring import Result, make_tally
 from .state import State
 

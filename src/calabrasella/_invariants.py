@@ -33,6 +33,7 @@ from .actions import (
     parse_action,
 )
 from .cards import DECK, Card, CardSet
+from .engine import apply, legal_actions, sample_chance
 from .phases import Phase
 from .rulesets.steps import Step
 from .state import State
@@ -42,6 +43,7 @@ __all__ = [
     "action_cards",
     "cards_seat_may_know",
     "encoding_problem",
+    "history_diff",
     "played_cards",
     "recount_tricks",
     "relabel_action",
@@ -50,6 +52,7 @@ __all__ = [
     "same_contents",
     "state_contents",
     "table_mode_problem",
+    "the_loop",
     "view_diff",
     "world_permutation",
 ]
@@ -326,17 +329,6 @@ def new_encoding_problem(state: State, legal: tuple[Action, ...], seen: set[Acti
     return None
 
 
-def view_diff(mine: View, theirs: View) -> str:
-    """Say how two views differ, in at most three fields."""
-    names: Iterable[str] = (f.name for f in attrs.fields(type(mine)))
-    parts = [
-        f"{name} {getattr(mine, name)!r} != {getattr(theirs, name)!r}"
-        for name in names
-        if getattr(mine, name) != getattr(theirs, name)
-    ]
-    return "; ".join(parts[:3]) or "the views differ"
-
-
 def revoke_penalty(state: State, du: int, au: int) -> int:
     """Return the units table mode's revokes move to the declarer (negative: away).
 
@@ -376,3 +368,51 @@ def table_mode_problem(state: State) -> str | None:
     if got != (35 - au + penalty, au - penalty):
         return f"the sides' units are {got} after an abandon"
     return None
+
+
+def the_loop(state: State, rng: random.Random) -> State:
+    """Play ``state`` to the end the plain way, as :func:`calabrasella.rollout` promises to.
+
+    While the deal is not over: at a chance node apply
+    ``sample_chance(state, rng)``, else ``rng.choice(legal_actions(state))``.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> start = cb.new_deal(cb.CAVENDISH, seed=4)
+        >>> the_loop(start, random.Random(9)) == cb.rollout(start, random.Random(9))
+        True
+    """
+    while not state.is_over:
+        if state.is_chance:
+            state = apply(state, sample_chance(state, rng))
+        else:
+            state = apply(state, rng.choice(legal_actions(state)))
+    return state
+
+
+def history_diff(mine: State, theirs: State) -> str:
+    """Say where two states of the same deal part: the first history entry that differs.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> start = cb.new_deal(cb.CAVENDISH, seed=4)
+        >>> history_diff(cb.apply(start, cb.Pass()), start)
+        '1 history entries, not 0'
+    """
+    for at, (a, b) in enumerate(zip(mine.history, theirs.history)):
+        if a != b:
+            return f"entry {at} is {a[1]} by seat {a[0]}, not {b[1]} by seat {b[0]}"
+    if len(mine.history) != len(theirs.history):
+        return f"{len(mine.history)} history entries, not {len(theirs.history)}"
+    return f"the same history, but {mine.result!r}, not {theirs.result!r}"
+
+
+def view_diff(mine: View, theirs: View) -> str:
+    """Say how two views differ: the first three fields that differ, with both values."""
+    names: Iterable[str] = (f.name for f in attrs.fields(type(mine)))
+    parts = [
+        f"{name} {getattr(mine, name)!r} != {getattr(theirs, name)!r}"
+        for name in names
+        if getattr(mine, name) != getattr(theirs, name)
+    ]
+    return "; ".join(parts[:3]) or "the views differ"

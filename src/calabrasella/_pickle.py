@@ -54,8 +54,9 @@ from .actions import (
 from .cards import DECK
 from .errors import RecordError, RulesetError
 from .rulesets import _REGISTRY, find_ruleset
+from .rulesets._raise_steps import _draw
 from .rulesets.base import Ruleset
-from .rulesets.steps import Exchange, _draw
+from .rulesets.steps import Exchange
 
 __all__ = [
     "CONTRACTS",

@@ -37,11 +37,15 @@ listed in :data:`INVARIANTS`):
   what it saw, built from the state without :mod:`calabrasella.views`).
 - ``encoding``: every listed action reads back equal from its text, JSON and
   pickle; one of a variant's own kind is registered and declared by its step.
+- ``rollout``: :func:`calabrasella.rollout` from the deal's first state and
+  from one later state ends in the same state, history included, as the
+  loop it stands for (:func:`the_loop`) with a generator of the same seed.
 
 The helpers the checks use are public, so that a property test checks the
 same thing in the same way: :func:`state_contents` and :func:`same_contents`,
 :func:`played_cards`, :func:`recount_tricks`, :func:`cards_seat_may_know`,
-:func:`relabel_cards`, :func:`relabel_action`, :func:`encoding_problem`, and for table mode
+:func:`relabel_cards`, :func:`relabel_action`, :func:`encoding_problem`,
+:func:`the_loop`, :func:`history_diff`, :func:`view_diff`, and for table mode
 :func:`revoke_penalty` and :func:`table_mode_problem`.
 """
 
@@ -57,6 +61,7 @@ from ._end import forget
 from ._invariants import (
     cards_seat_may_know,
     encoding_problem,
+    history_diff,
     new_encoding_problem,
     played_cards,
     recount_tricks,
@@ -66,9 +71,11 @@ from ._invariants import (
     same_contents,
     state_contents,
     table_mode_problem,
+    the_loop,
     view_diff,
     world_permutation,
 )
+from ._rollout import rollout
 from .actions import (
     Abandon,
     Action,
@@ -109,6 +116,7 @@ __all__ = [
     "cards_seat_may_know",
     "check_ruleset",
     "encoding_problem",
+    "history_diff",
     "played_cards",
     "recount_tricks",
     "relabel_action",
@@ -117,11 +125,15 @@ __all__ = [
     "same_contents",
     "state_contents",
     "table_mode_problem",
+    "the_loop",
+    "view_diff",
 ]
 
 #: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
-INVARIANTS = ("cards", "purity", "history", "legality", "determinism", "conservation", "views",
-              "encoding")  # fmt: skip
+INVARIANTS = (
+    *("cards", "purity", "history", "legality", "determinism", "conservation", "views"),
+    *("rollout", "encoding"),
+)
 
 #: Units dealt in every deal: 32 in the cards, 3 for the last trick.
 _TOTAL_UNITS = 35
@@ -168,6 +180,7 @@ class CheckReport:
         worlds_rejected: Alternative worlds dropped as inconsistent with what
             the seat saw (an action of the deal became illegal in them, or
             the public course of the deal changed).
+        rollouts: Rollouts compared with the loop they stand for.
 
     Example:
         >>> CheckReport(deals=1).void_deals
@@ -183,6 +196,7 @@ class CheckReport:
     replays: int = 0
     views_checked: int = 0
     worlds_rejected: int = 0
+    rollouts: int = 0
 
 
 def check_ruleset(
@@ -242,32 +256,16 @@ def check_ruleset(
     for index in range(deals):
         deal = _DealCheck(rules, index, seed * _SEED_STRIDE + index, counts)
         deal.run(illegal_probes, view_steps, world_attempts)
-    return CheckReport(
-        deals=counts.deals,
-        void_deals=counts.void_deals,
-        decisions=counts.decisions,
-        chance_moves=counts.chance_moves,
-        legal_probes=counts.legal_probes,
-        illegal_probes=counts.illegal_probes,
-        replays=counts.replays,
-        views_checked=counts.views_checked,
-        worlds_rejected=counts.worlds_rejected,
-    )
+    return CheckReport(**{f.name: getattr(counts, f.name) for f in attrs.fields(CheckReport)})
 
 
 class _Counts:
-    """The mutable counters behind a :class:`CheckReport`."""
+    """The counters behind a :class:`CheckReport`: 0 here, counted up on each instance."""
+
+    deals = void_deals = decisions = chance_moves = legal_probes = illegal_probes = 0
+    replays = views_checked = worlds_rejected = rollouts = 0
 
     def __init__(self) -> None:
-        self.deals = 0
-        self.void_deals = 0
-        self.decisions = 0
-        self.chance_moves = 0
-        self.legal_probes = 0
-        self.illegal_probes = 0
-        self.replays = 0
-        self.views_checked = 0
-        self.worlds_rejected = 0
         self.encoded: set[Action] = set()
 
 
@@ -330,6 +328,7 @@ class _DealCheck:
         self.check_result(state)
         self.check_determinism()
         self.check_views(view_steps, world_attempts)
+        self.check_rollouts()
         self.counts.deals += 1
         if state.result is not None and state.result.void:
             self.counts.void_deals += 1
@@ -512,6 +511,20 @@ class _DealCheck:
         if hash(state) != hash(self.states[-1]) or state.result != self.states[-1].result:
             self.fail("determinism", "the replayed deal ends in another state")
         self.counts.replays += 1
+
+    # --- (d') rollout -----------------------------------------------------------
+
+    def check_rollouts(self) -> None:
+        """``rollout`` ends where the loop it stands for ends, from two states of the deal."""
+        rng = random.Random(f"calabrasella.testing rollout {self.deal_seed}")
+        for step in sorted({0, rng.randrange(len(self.states))}):
+            self.step, state, seed = step, self.states[step], rng.getrandbits(32)
+            fast, loop = rollout(state, random.Random(seed)), the_loop(state, random.Random(seed))
+            if fast != loop:
+                detail = f"ends otherwise than the loop: {history_diff(fast, loop)}"
+                self.fail("rollout", f"rollout(state, random.Random({seed})) {detail}")
+            self.counts.rollouts += 1
+        self.step = len(self.actions)
 
     # --- (e) conservation ------------------------------------------------------
 

@@ -3,7 +3,11 @@ the engine's general exchange path, which the fast-path tests hold its shortcuts
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
 from typing import Optional
 
 from hypothesis import strategies as st
@@ -49,6 +53,38 @@ def calabresella_rulesets() -> st.SearchStrategy[cb.Ruleset]:
 def rulesets() -> st.SearchStrategy[cb.Ruleset]:
     """A preset, or either ruleset with randomly drawn options."""
     return st.one_of(st.sampled_from(PRESETS), cavendish_rulesets(), calabresella_rulesets())
+
+
+def swap_variant() -> ModuleType:
+    """``examples/swap_variant.py``, loaded from its file once (as ``support.load_example`` does)."""
+    module = sys.modules.get("swap_variant")
+    if module is None:
+        path = Path(__file__).resolve().parents[2] / "examples" / "swap_variant.py"
+        spec = importlib.util.spec_from_file_location("swap_variant", path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["swap_variant"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+def swap_rulesets() -> st.SearchStrategy[cb.Ruleset]:
+    """The swap variant of the examples (an exchange step of its own), with Cavendish's options."""
+    return st.builds(
+        swap_variant().SwapCavendish,
+        first_lead=st.sampled_from(("eldest", "after_declarer")),
+        players=_TABLES,
+        packet=_PACKETS,
+        dealer_shares=st.booleans(),
+        irregularities=st.sampled_from(("forbid", "record")),
+    )
+
+
+def rulesets_and_variants() -> st.SearchStrategy[cb.Ruleset]:
+    """What :func:`rulesets` draws, and as often the swap variant, a ruleset with its own step."""
+    return st.one_of(
+        st.sampled_from(PRESETS), cavendish_rulesets(), calabresella_rulesets(), swap_rulesets()
+    )
 
 
 def seeds() -> st.SearchStrategy[int]:

@@ -22,7 +22,16 @@ from typing import Any, Callable
 import pytest
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
-from strategies import PRESETS, Playout, actions, junk, playouts, rulesets, seeds
+from strategies import (
+    PRESETS,
+    Playout,
+    actions,
+    junk,
+    playouts,
+    rulesets_and_variants,
+    seeds,
+    swap_variant,
+)
 
 import calabrasella as cb
 from calabrasella.testing import (
@@ -231,7 +240,13 @@ def test_check_ruleset_passes_for_every_preset(rules: cb.Ruleset) -> None:
 
 
 @settings(max_examples=8)
-@given(rulesets(), seeds())
+@given(rulesets_and_variants(), seeds())
 def test_check_ruleset_passes_for_random_variants(rules: cb.Ruleset, seed: int) -> None:
-    """Every option combination of either ruleset passes the helper."""
-    assert check_ruleset(rules, deals=15, seed=seed).deals == 15
+    """Every option combination of either ruleset, and the swap variant of the examples
+    (an exchange step of its own, with its own kind of action), passes the helper."""
+    swap = swap_variant()
+    if isinstance(rules, swap.SwapCavendish):
+        with cb.registered_action(swap.Swap):  # (the kit checks its kind is registered)
+            assert check_ruleset(rules, deals=15, seed=seed).deals == 15
+    else:
+        assert check_ruleset(rules, deals=15, seed=seed).deals == 15

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from support import load_example
 
 import calabrasella as cb
 from calabrasella.bots.base import IRREGULAR, Bot, BotError, RandomBot, regular_actions
@@ -323,3 +324,16 @@ def test_play_deal_plays_on_from_a_given_state() -> None:
     assert final.result is not None and final.result.declarer == 1
     with pytest.raises(BotError, match="not"):
         play_deal(cb.CALABRESELLA, [RandomBot(s) for s in range(3)], 5, state=start)
+
+
+def test_the_heuristic_bot_plays_a_variant_with_its_own_kind_of_action() -> None:
+    """A decision among a variant's own actions (the swap example's ``Swap``) is made at
+    random, and the bot plays whole deals of it; legal every time."""
+    swap = load_example("swap_variant")
+    rules = swap.SwapCavendish()
+    swaps = 0
+    for seed in range(6):
+        final = play_deal(rules, [HeuristicBot(seed + seat) for seat in range(3)], seed)
+        assert final.is_over and final.result is not None
+        swaps += sum(isinstance(a, swap.Swap) for _, a in final.history)
+    assert swaps >= 4  # some deals were stood and swapped

@@ -19,7 +19,8 @@ import attrs
 import pytest
 
 import calabrasella as cb
-from calabrasella.bots.sampling import InconsistentViewError, Sampler, sample_state
+from calabrasella.bots._calling import callable_kind
+from calabrasella.bots.sampling import InconsistentViewError, ReplaySampler, Sampler, sample_state
 from calabrasella.rulesets.steps import Step
 from calabrasella.testing import cards_seat_may_know, relabel_action, relabel_cards
 
@@ -697,3 +698,116 @@ def test_uniform_over_an_unseen_solo_monte() -> None:
     weights: dict[Hashable, float] = {j: math.comb(4, j) * math.comb(12, 4 - j) for j in range(3)}
     weights[3] = sum(math.comb(4, j) * math.comb(12, 4 - j) for j in (3, 4))
     assert_uniform(seen, weights, weights)
+
+
+# --- the rule of calling, asked of the ruleset ---------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class AcesFirst(cb.Cavendish):
+    """A rule of calling of its own: an ace he does not hold; holding all four, any card."""
+
+    name = "cavendish_aces_first"
+
+    def callable_cards(self, hand: cb.CardSet, contract: cb.Contract) -> cb.CardSet:
+        aces = cb.CardSet.parse("Ad Ah As Ac")
+        return aces - hand if aces - hand else cb.CardSet.all() - hand
+
+
+def test_the_rule_of_calling_is_read_from_the_hook() -> None:
+    """The built-in rules are recognised by their answers; a rule of its own is not."""
+    stand, chiamo = cb.Contract.STAND, cb.Contract.CHIAMO
+    assert callable_kind(cb.CAVENDISH, stand) == "threes_then_twos"
+    assert callable_kind(cb.CALABRESELLA, chiamo) == "any_unheld"
+    assert callable_kind(cb.Calabresella(callable="threes_then_twos"), chiamo) == (
+        "threes_then_twos"
+    )
+    assert callable_kind(AcesFirst(), stand) is None
+
+
+def test_a_rule_of_calling_of_its_own_is_sampled_by_rejection() -> None:
+    """The declarer holds all four aces and so calls another card: every world an
+    adversary's view draws gives him the four aces (the rule says he held them), and
+    equals the view."""
+    hands = (
+        cb.CardSet.parse("3d 2d Kd Qd Jd 7d 6d 5d 4d 3h 2h Kh"),  # seat 0, adversary
+        cb.CardSet.parse("Ad Ah As Ac 3s 2s Ks Qs Js 7s 6s 5s"),  # seat 1, the declarer
+        cb.CardSet.parse("Qh Jh 7h 6h 5h 4h 3c 2c Kc Qc Jc 7c"),  # seat 2, adversary
+    )
+    stock = cb.CardSet.parse("4s 6c 5c 4c")
+    state = cb.deal_from(AcesFirst(), hands, stock, dealer=2)  # seat 0 speaks first
+    for text in ("pass", "bid stand"):
+        state = cb.apply(state, cb.parse_action(text))
+    assert state.declarer == 1 and state.phase is cb.Phase.CALLING
+    state = cb.apply(state, cb.Call(cb.Card.parse("3d")))  # not an ace: he holds all four
+    for seat in (0, 2):
+        view = state.view(seat)
+        sampler = Sampler(view)
+        rng = random.Random(5)
+        for _ in range(10):
+            world = sampler.sample(rng)
+            assert world.view(seat) == view
+            assert cb.CardSet.parse("Ad Ah As Ac") <= world.hand(1)
+
+
+# --- the generic path: worlds by replay and rejection --------------------------------------
+
+
+def _swap_variant() -> Any:
+    from support import load_example
+
+    return load_example("swap_variant")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_ruleset_with_its_own_step_is_sampled_by_replay(players: int) -> None:
+    """The swap variant, late in the play, from every seat: each world drawn by replay is
+    a state whose view is the seat's view, in which the seat was dealt its own hand (the
+    rules move a card of its hand only by a move it sees: its own, or a pass to it)."""
+    rules = _swap_variant().SwapCavendish(players=players)
+    checked = 0
+    for seed in range(8):
+        state = cb.new_deal(rules, dealer=seed % players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over and not (
+            state.phase is cb.Phase.PLAYING and len(state.hand(state.to_move or 0)) <= 6
+        ):
+            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+        if state.is_over:
+            continue
+        with pytest.raises(cb.RulesetError, match="SwapStep"):
+            Sampler(state.view(0))
+        for seat in range(players):
+            view = state.view(seat)
+            sampler = ReplaySampler(view)
+            for k in range(3):
+                world = sampler.sample(random.Random(k))
+                assert world.view(seat) == view
+                assert world.deal.hands[seat] == state.deal.hands[seat]
+                checked += 1
+    assert checked >= 5 * 3 * 3
+
+
+def test_the_generic_path_follows_the_built_in_rulesets_too() -> None:
+    """Under the presets (which the exact sampler models), replayed worlds fit the view."""
+    for rules in (cb.CAVENDISH, cb.CALABRESELLA):
+        for seed in range(4):
+            state = cb.new_deal(rules, seed=seed)
+            rng = random.Random(seed)
+            for _ in range(20 + 5 * seed):
+                if state.is_over:
+                    break
+                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+            for seat in range(3):
+                view = state.view(seat)
+                world = ReplaySampler(view).sample(seed)
+                assert world.view(seat) == view
+
+
+def test_the_generic_path_raises_ruleset_error_when_it_finds_no_world() -> None:
+    """Zero tries find nothing: a RulesetError naming the seat, never a hang."""
+    view = cb.new_deal(cb.CAVENDISH, seed=1).view(2)
+    with pytest.raises(cb.RulesetError, match="seat 2"):
+        ReplaySampler(view).sample(1, tries=0)
+    with pytest.raises(cb.StateError):
+        ReplaySampler(cb.new_deal(cb.CAVENDISH, seed=1))  # type: ignore[arg-type]

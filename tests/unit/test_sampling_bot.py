@@ -8,14 +8,17 @@ the other, and strictly better in some.
 from __future__ import annotations
 
 import random
+import warnings
 from typing import ClassVar
 
 import pytest
+from support import load_example
 
 import calabrasella as cb
 from calabrasella.bots.base import BotError, regular_actions
 from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.bots.play import play_deal
+from calabrasella.bots.sampling import TRIES, ReplaySampler
 from calabrasella.bots.sampling_bot import SamplingBot, utility
 
 # A Calabresella deal, dealer 0: seat 1 (eldest) bids solissimo and leads. He
@@ -186,3 +189,56 @@ def test_a_bad_budget_raises_bot_error(options: dict[str, object]) -> None:
 def test_a_seed_that_is_not_an_int_or_random_raises_seed_error() -> None:
     with pytest.raises(cb.SeedError):
         SamplingBot("7")  # type: ignore[arg-type]
+
+
+def test_it_plays_whole_deals_of_a_variant_with_its_own_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The swap variant of the examples (an exchange step the exact sampler does not
+    model): sampling bots with the default settings play five deals to the end, searching
+    worlds drawn by replay, with no warning."""
+    swap = load_example("swap_variant")
+    rules = swap.SwapCavendish()
+    drawn: list[cb.State] = []
+    honest = ReplaySampler.sample
+
+    def spy(self: ReplaySampler, rng: random.Random, tries: int = TRIES) -> cb.State:
+        world = honest(self, rng, tries)
+        drawn.append(world)
+        assert world.view(self.view.seat) == self.view
+        return world
+
+    monkeypatch.setattr(ReplaySampler, "sample", spy)
+    bots = [SamplingBot(seat) for seat in range(3)]
+    finals = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")  # every warning issued is recorded
+        for seed in range(5):
+            finals.append(play_deal(rules, bots, seed))
+    for final in finals:
+        assert final.is_over and final.result is not None
+        assert sum(final.result.payments) == 0
+    assert sum(not final.result.void for final in finals if final.result) >= 3
+    assert len(drawn) > 100  # the bots searched
+    assert [str(w.message) for w in caught] == []
+
+
+def test_where_no_world_is_found_it_warns_once_and_plays_its_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A generic sampler that finds no world: each bot warns once, not once a decision,
+    and plays its fallback bot's choices to the end of every deal."""
+    swap = load_example("swap_variant")
+
+    def none_found(self: ReplaySampler, rng: random.Random, tries: int = TRIES) -> cb.State:
+        raise cb.RulesetError(f"no world found in {tries} deals replayed")
+
+    monkeypatch.setattr(ReplaySampler, "sample", none_found)
+    bots = [SamplingBot(seat) for seat in range(3)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        finals = [play_deal(swap.SwapCavendish(), bots, seed) for seed in range(5)]
+    assert all(final.is_over for final in finals)
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 3, messages
+    assert all("plays its fallback bot's choice" in m and "no world" in m for m in messages)

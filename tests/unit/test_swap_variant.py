@@ -204,6 +204,7 @@ def test_the_variant_passes_the_conformance_check(players: int) -> None:
         report = check_ruleset(swap.SwapCavendish(players=players), deals=12, seed=players)
     assert report.deals == 12
     assert report.views_checked > 0
+    assert report.rollouts >= 12  # from the first state of every deal, and one more
 
 
 def test_the_conformance_check_wants_the_swap_registered() -> None:

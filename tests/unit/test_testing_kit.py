@@ -20,6 +20,7 @@ from typing import ClassVar
 
 import attrs
 import pytest
+from support import load_example
 
 import calabrasella as cb
 import calabrasella.testing as kit
@@ -36,6 +37,8 @@ from calabrasella.rulesets import (
 )
 from calabrasella.rulesets.steps import Exchange, Work, wrong_kind
 from calabrasella.testing import INVARIANTS, ConformanceError, check_ruleset
+
+swap = load_example("swap_variant")
 
 #: Enough deals for every case: the check stops at the first broken invariant.
 DEALS = 20
@@ -353,6 +356,23 @@ def views_showing_the_stock(monkeypatch: pytest.MonkeyPatch) -> cb.Ruleset:
     return cb.CALABRESELLA
 
 
+def rollout_a_draw_out_of_step(monkeypatch: pytest.MonkeyPatch) -> cb.Ruleset:
+    """``rollout`` draws one number before it plays, so it ends elsewhere than the loop.
+
+    The swap variant of the examples: ``rollout`` plays its step by the
+    generic path, which the check must hold to the loop like any other.
+    """
+
+    def rollout(state: cb.State, rng: random.Random) -> cb.State:
+        rng.random()
+        return cb.rollout(state, rng)
+
+    monkeypatch.setattr(kit, "rollout", rollout)
+    monkeypatch.setitem(_action_kinds._KINDS, swap.Swap.kind, swap.Swap)  # for the test's length
+    rules: cb.Ruleset = swap.SwapCavendish()
+    return rules
+
+
 # --- the cases ------------------------------------------------------------------------------
 
 
@@ -485,6 +505,13 @@ CASES = (
         "views",
         views_showing_the_stock,
         r"seat \d's view changes when cards it cannot know are swapped .*exposed",
+    ),
+    Case(
+        "a rollout a draw out of step",
+        "rollout",
+        rollout_a_draw_out_of_step,
+        r"rollout\(state, random\.Random\(\d+\)\) ends otherwise than the loop: "
+        r"entry \d+ is .+ by seat \d, not .+ by seat \d",
     ),
 )
 

@@ -16,12 +16,13 @@ for the one hidden move whose past is not fixed by where the cards are now
 from __future__ import annotations
 
 from math import comb, factorial
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 import calabrasella as cb
 from calabrasella.errors import InconsistentViewError
 from calabrasella.rulesets import steps as st
 
+from ._calling import callable_kind
 from ._hand import bits
 
 __all__ = ["InconsistentViewError", "Model", "analyse"]
@@ -35,19 +36,8 @@ TWOS = THREES << 1
 STOCK = 4
 DISC = 5
 PLACES = 9
-STEP_KINDS = (
-    st.CallStep,
-    st.GiveBackStep,
-    st.DiscardStep,
-    st.ExposeStep,
-    st.TakeStep,
-    st.RaiseStep,
-    st.DrawStep,
-)
 _PLAYS = (cb.Play, cb.Revoke)
 _SILENT = (cb.Pass, cb.Bid, cb.Raise, cb.Done, cb.TurnStock, cb.Abandon)
-
-Entry = tuple[int, Union[cb.Action, cb.Hidden]]
 
 
 class Draw(NamedTuple):
@@ -103,8 +93,10 @@ class Model(NamedTuple):
     received: tuple[int, ...]
     #: Cards received from the stock, known (visible takes and draws).
     from_stock: int
-    #: The number of worlds.
+    #: The number of worlds (with ``exact`` false, of a superset of them).
     worlds: int
+    #: Whether every world of the model is a world of the view (else the replay rejects).
+    exact: bool
 
 
 def fail(message: str) -> InconsistentViewError:
@@ -179,18 +171,18 @@ def _order(view: cb.View) -> tuple[int, int, int]:
     return ((dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n)
 
 
-def callable_kind(rules: cb.Ruleset) -> str | None:
-    """Which built-in rule says what the declarer may call, or ``None`` (not a built-in one)."""
-    method = type(rules).callable_cards
-    if isinstance(rules, cb.Cavendish) and method is cb.Cavendish.callable_cards:
-        return "threes_then_twos"
-    if isinstance(rules, cb.Calabresella) and method is cb.Calabresella.callable_cards:
-        return str(rules.callable)
-    return None
+def built_in(step: st.Step) -> bool:
+    """Whether ``step`` is one of the exchange steps of :mod:`calabrasella.rulesets.steps`.
+
+    The model below knows what each of those does; a subclass, or a step
+    written elsewhere, is not one of them.
+    """
+    name = type(step).__name__
+    return name != "Step" and type(step) is getattr(st, name, None)
 
 
 def _plan(view: cb.View) -> tuple[st.Step, ...]:
-    """The exchange steps of the view's contract (with the raise's), checked to be built-in kinds."""
+    """The exchange steps of the view's contract (with the raise's), checked to be built-in ones."""
     if view.contract is None:
         return ()
     rules = view.rules
@@ -198,7 +190,7 @@ def _plan(view: cb.View) -> tuple[st.Step, ...]:
     if view.modifier is not None:
         plan = plan + tuple(rules.raise_plan(view.modifier))
     for step in plan:
-        if type(step) not in STEP_KINDS:
+        if not built_in(step):
             raise cb.RulesetError(
                 f"{rules.name}: the sampler knows only the built-in exchange steps, "
                 f"not {type(step).__name__}"
@@ -235,6 +227,9 @@ class _Pass:
         self.gave = [0] * view.rules.players
         self.received = [0] * view.rules.players
         self.from_stock = 0
+        #: False when the model leaves out a rule (a ruleset's own rule of calling):
+        #: its worlds are then a superset, and the replay rejects those that do not fit.
+        self.exact = True
         self.plays: list[tuple[int, int, int]] = []  # (event number, seat, card)
         self.revokes: list[tuple[int, int, int]] = []  # (event number, seat, suit led)
         self.led = 0
@@ -318,18 +313,23 @@ def analyse(view: cb.View) -> Model:
     dealt = _dealt_hand(view, events)
     fwd = _Pass(view, order, dealt)
     poss = fwd.poss
-    kind = callable_kind(rules)
     not_all = 0
-    if declarer is not None and seat != declarer and any(type(s) is st.CallStep for s in plan):
-        if kind is None:
-            raise cb.RulesetError(
-                f"{rules.name}: the sampler knows only the built-in rules of what may be called"
-            )
+    kind = None
+    if (
+        declarer is not None
+        and seat != declarer
+        and view.contract is not None
+        and any(step.phase is cb.Phase.CALLING for step in plan)
+    ):
+        kind = callable_kind(rules, view.contract)
         # the call step passed with no call: nothing was callable (an early turn of the
         # stock by the declarer ends the deal before anyone can tell)
         passed = any(type(e[4]) not in (cb.Pass, cb.Bid, cb.TurnStock) for e in events)
         passed = passed or view.phase not in (cb.Phase.CALLING, cb.Phase.OVER)
-        if called is None and view.phase is cb.Phase.CALLING and kind == "threes_then_twos":
+        if kind is None:
+            # a rule of its own: the model leaves the call out, the replay checks it
+            fwd.exact = False
+        elif called is None and view.phase is cb.Phase.CALLING and kind == "threes_then_twos":
             not_all = THREES | TWOS  # something is callable: he does not hold them all
         elif called is None and passed:
             if kind != "threes_then_twos":
@@ -339,7 +339,7 @@ def analyse(view: cb.View) -> Model:
     draw_counts: dict[int, int] = {}
     if declarer is not None:
         for step in plan:
-            if type(step) is st.DrawStep:
+            if isinstance(step, st.DrawStep):
                 draw_counts[_role_seat(step.role, order, declarer)] = step.count
     i = 0
     while i < len(events):
@@ -592,4 +592,5 @@ def build(
         received=tuple(fwd.received),
         from_stock=fwd.from_stock,
         worlds=total,
+        exact=fwd.exact,
     )

@@ -67,7 +67,8 @@ class HeuristicBot:
     wins, leads long suits through the single player and short suits up to
     him, cashes a long suit's winners as the single player and keeps a
     winner back for the last trick. It never chooses table mode's
-    irregular actions. Ties are broken with its own generator, so it is
+    irregular actions. A decision among actions of a variant's own kind
+    (:class:`~calabrasella.CustomAction`) it makes at random. Ties are broken with its own generator, so it is
     deterministic given ``rng``.
 
     Args:
@@ -97,6 +98,8 @@ class HeuristicBot:
         actions = regular_actions(view)
         if len(actions) == 1:
             return actions[0]
+        if any(isinstance(a, cb.CustomAction) for a in actions):
+            return self.rng.choice(actions)  # a variant's own kind of decision: no heuristic for it
         phase = view.phase
         if phase is cb.Phase.PLAYING:
             return self._play(view, actions)

@@ -33,11 +33,25 @@ exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
 
 It works for both games, every option, four at the table (the dealer
 sitting out has a view too), table mode, and any ruleset built from the
-built-in exchange steps and rules of calling; for a ruleset with its own
-step kinds it raises :class:`~calabrasella.RulesetError` rather than guess.
+built-in exchange steps; for a ruleset with its own step kinds it raises
+:class:`~calabrasella.RulesetError` rather than guess. The rule of what the
+declarer may call is found by
+asking the ruleset's ``callable_cards`` about a fixed set of hands: a rule
+that answers as one of the built-in ones is modelled exactly; a rule of its
+own is left out of the model, which then counts a superset of the worlds,
+and :meth:`Sampler.sample` draws from the superset until the replay accepts
+a world (at most :data:`TRIES` draws; uniform still, as rejection keeps it).
 A view that no deal could give (one edited by hand) raises
 :class:`InconsistentViewError`, a :class:`~calabrasella.RecordError`, never
 a hang.
+
+**Any ruleset.** :class:`ReplaySampler` is the generic path, for a ruleset
+with exchange steps of its own (a :class:`~calabrasella.bots.sampling_bot.SamplingBot`
+takes it when :class:`Sampler` refuses): it deals the cards the seat cannot
+place at random, replays the history through the public API and keeps a
+world only if the seat's view of it is the view given, trying at most
+:data:`TRIES` deals for one world. Its worlds are genuine but not equally
+likely, and not counted.
 """
 
 from __future__ import annotations
@@ -48,10 +62,14 @@ from typing import Union
 import calabrasella as cb
 
 from ._hand import bits
+from ._replay import Replayer
 from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
 
-__all__ = ["InconsistentViewError", "Sampler", "sample_state"]
+__all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
+#: Under a ruleset's own rule of calling, the most worlds drawn (and replayed) to find one
+#: that fits the call, for one :meth:`Sampler.sample`.
+TRIES = 200
 _DISCARDS = tuple(cb.Discard(card) for card in cb.DECK)
 _GIVE_BACKS = tuple(cb.GiveBack(card) for card in cb.DECK)
 
@@ -81,8 +99,8 @@ class Sampler:
             :class:`~calabrasella.State` included: pass ``state.view(seat)``).
         InconsistentViewError: No deal and actions give this view (a view
             edited by hand, say); a :class:`~calabrasella.RecordError`.
-        RulesetError: The view's ruleset uses an exchange step, or a rule of
-            what may be called, that the sampler does not know.
+        RulesetError: The view's ruleset uses an exchange step that the
+            sampler does not know.
 
     Example:
         >>> import calabrasella as cb
@@ -119,6 +137,9 @@ class Sampler:
     def count(self) -> int:
         """The number of worlds of the view (see the module docstring), at least 1.
 
+        Under a ruleset's own rule of calling, the number of worlds of the
+        model, which leaves that rule out: at least the number of worlds.
+
         Example:
             >>> import calabrasella as cb
             >>> Sampler(cb.new_deal(cb.CALABRESELLA, seed=3).view(0)).count > 10**10
@@ -141,6 +162,8 @@ class Sampler:
             SeedError: ``rng`` is neither an int nor a ``random.Random``.
             InconsistentViewError: The view's legal actions or result do
                 not follow from its cards (a view edited by hand).
+            RulesetError: Under a ruleset's own rule of calling, no world
+                of :data:`TRIES` drawn fits the call.
 
         Example:
             >>> import calabrasella as cb
@@ -150,6 +173,19 @@ class Sampler:
         """
         pick = _as_rng(rng)
         model = self._model
+        if model.exact:
+            return self._draw(model, pick)
+        for _ in range(TRIES):  # a superset of the worlds, drawn uniformly: keep one that fits
+            try:
+                return self._draw(model, pick)
+            except InconsistentViewError:
+                pass
+        raise cb.RulesetError(
+            f"{self.view.rules.name}: no world of {TRIES} drawn fits its own rule of calling"
+        )
+
+    def _draw(self, model: Model, pick: random.Random) -> cb.State:
+        """Draw one world of the model and replay it."""
         place = list(model.pinned)
         table, bins = model.table, model.bins
         s = model.start
@@ -246,6 +282,67 @@ def _fill_hidden(
     return entries, gave, received, from_stock
 
 
+class ReplaySampler:
+    """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
+
+    The generic path, for a ruleset whose exchange steps :class:`Sampler`
+    does not know. Each :meth:`sample` deals the cards the seat cannot place
+    at random, replays the view's history through the public API (each
+    face-down entry by a legal action shown face down the same way; a move
+    the replay refuses has its card dealt where the move goes through, and
+    the replay runs again), and keeps the world only if the seat's view of
+    it is :attr:`view`. Every world it returns is a genuine state with that
+    view; unlike :class:`Sampler`'s, the worlds are not equally likely (it
+    knows no model to weigh them by), and none are counted. It is built for
+    a deal in progress: for a finished one (the final stock shown to all) it
+    often finds none.
+
+    Attributes:
+        view: The view the worlds agree with.
+        attempts: Worlds tried so far (kept or rejected).
+
+    Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View`.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Bid(cb.Contract.STAND))
+        >>> view = state.view(2)
+        >>> world = ReplaySampler(view).sample(random.Random(1))
+        >>> world.view(2) == view, world.hand(2) == state.hand(2)
+        (True, True)
+    """
+
+    __slots__ = ("_replayer", "view")
+
+    def __init__(self, view: cb.View) -> None:
+        if not isinstance(view, cb.View):
+            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
+            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
+        self.view = view
+        self._replayer = Replayer(view)
+
+    @property
+    def attempts(self) -> int:
+        """Worlds tried so far, kept or rejected."""
+        return self._replayer.tries
+
+    def sample(self, rng: Union[random.Random, int], tries: int = TRIES) -> cb.State:
+        """Return a world of the view found in at most ``tries`` attempts.
+
+        Raises:
+            SeedError: ``rng`` is neither an int nor a ``random.Random``.
+            RulesetError: No world found in ``tries`` attempts.
+        """
+        state = self._replayer.sample(_as_rng(rng), tries)
+        if state is None:
+            raise cb.RulesetError(
+                f"{self.view.rules.name}: no world of seat {self.view.seat}'s view "
+                f"found in {tries} deals replayed"
+            )
+        return state
+
+
 _CACHE: dict[cb.View, Sampler] = {}
 _CACHE_SIZE = 16
 
@@ -267,7 +364,8 @@ def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
         StateError: ``view`` is not a :class:`~calabrasella.View`.
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
         InconsistentViewError: No deal and actions give this view.
-        RulesetError: The ruleset uses exchange steps the sampler does not know.
+        RulesetError: The ruleset uses exchange steps the sampler does not know
+            (or, under its own rule of calling, no world of :data:`TRIES` fits).
 
     Example:
         >>> import calabrasella as cb

@@ -33,6 +33,14 @@ keeps him from stramazzo and towards cappotto).
 **Other decisions** (the auction, the call, the exchange) go to the
 fallback bot: judging a bid by search would mean solving whole deals of
 twelve tricks, seconds each, for every world.
+
+**Any ruleset.** Under a ruleset with exchange steps of its own, which the
+exact sampler does not model, the worlds come from a
+:class:`~calabrasella.bots.sampling.ReplaySampler` (dealt at random,
+replayed, kept when they give the bot's view). Where that finds no world in
+its bound, the bot plays its fallback bot's choice for that decision, and
+says so once (``warnings.warn``, a ``UserWarning``; once per bot, not per
+decision).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from __future__ import annotations
 import math
 import random
 import time
+import warnings
 from collections.abc import Callable
 from typing import Optional, Union
 
@@ -47,7 +56,7 @@ import calabrasella as cb
 
 from .base import Bot, BotError, as_rng, regular_actions
 from .heuristic import HeuristicBot
-from .sampling import Sampler
+from .sampling import ReplaySampler, Sampler
 from .solver import action_values
 
 __all__ = ["SEARCH_FROM", "WIN_WEIGHT", "WORLDS", "SamplingBot", "utility"]
@@ -159,6 +168,8 @@ class SamplingBot:
         self.time_limit = time_limit
         self.search_from = search_from
         self.fallback = fallback(random.Random(self.rng.getrandbits(64)))
+        #: Whether the bot has warned that its sampler cannot follow the ruleset.
+        self.warned = False
 
     def __repr__(self) -> str:
         return (
@@ -186,12 +197,27 @@ class SamplingBot:
         """Average each card's utility over sampled worlds and return the best card."""
         plays = [a for a in actions if isinstance(a, cb.Play)]
         totals = dict.fromkeys(plays, 0)
-        sampler = Sampler(view)
         rules = view.rules
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        try:
+            try:
+                sampler: Union[Sampler, ReplaySampler] = Sampler(view)
+            except cb.RulesetError:  # steps of its own: worlds by replay and rejection
+                sampler = ReplaySampler(view)
+            world = sampler.sample(self.rng)
+        except cb.RulesetError as exc:  # no world found: no search
+            if not self.warned:
+                self.warned = True
+                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=3)
+            return self._fallback(view, actions)
         drawn = 0
         while self.worlds is None or drawn < self.worlds:
-            values = action_values(sampler.sample(self.rng))
+            if drawn:
+                try:
+                    world = sampler.sample(self.rng)
+                except cb.RulesetError:  # the generic path found no more: search what it found
+                    break
+            values = action_values(world)
             for play in plays:
                 totals[play] += utility(rules, values[play])
             drawn += 1

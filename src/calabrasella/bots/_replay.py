@@ -1,0 +1,321 @@
+"""Worlds of any ruleset, by dealing at random and replaying: the sampler's generic path.
+
+Private to :mod:`calabrasella.bots.sampling`, which documents it
+(:class:`~calabrasella.bots.sampling.ReplaySampler`). It knows nothing of
+any exchange step: it deals the cards the seat cannot place at random,
+replays the view's history through :func:`calabrasella.apply` (a face-down
+entry by a legal action the view shows face down the same way), and keeps
+the world only if the seat's view of it is the view given. What it reads
+from the history is the engine's own: each ``Play`` or ``Revoke`` puts its
+card from its seat's hand to the trick, and cards shown to all (the exposed
+stock) lie in the stock. Any other move's card it places by trying: when
+the replay refuses a move, it deals the move's card to the seat that moved,
+or to the stock, or to another seat, whichever lets the move through, and
+replays again. The first world found tells it the seat's own dealt hand
+(the seat saw every move of its own cards), which every later world keeps.
+"""
+
+from __future__ import annotations
+
+import random
+
+import calabrasella as cb
+
+from ._hand import bits
+
+__all__ = ["Replayer"]
+
+#: Repairs (a card dealt elsewhere, the replay run again) tried for one world.
+REPAIRS = 24
+#: Times the face-down moves are drawn anew for one world, where no repair helps.
+REDRAWS = 1
+
+
+def _named(action: object) -> int:
+    """The cards an action names (its ``card`` or ``cards``), as a mask."""
+    card = getattr(action, "card", None)
+    if isinstance(card, cb.Card):
+        return 1 << card.index
+    cards = getattr(action, "cards", None)
+    return cards.mask if isinstance(cards, cb.CardSet) else 0
+
+
+class Replayer:
+    """Draws states whose view for ``view.seat`` is ``view``, by deal, replay and rejection."""
+
+    def __init__(self, view: cb.View) -> None:
+        self.view = view
+        rules = view.rules
+        self.rules = rules
+        self.seat = seat = view.seat
+        n, dealer = rules.players, view.dealer
+        self.places = n + 1  # each seat's hand, then the stock
+        self.stock = n
+        self.active = tuple((dealer + k) % n for k in (1, 2, 3))
+        self.room = [12 if s in self.active else 0 for s in range(n)] + [4]
+        history = view.history
+        self.entries = history
+        played = [0] * (n + 1)  # the stock plays nothing
+        voids = [0] * (n + 1)  # suits shown out of (as suit bits), where suit must be followed
+        trick: list[int] = []
+        for who, action in history:
+            if type(action) in (cb.Play, cb.Revoke):
+                card = _named(action).bit_length() - 1
+                played[who] |= 1 << card
+                trick.append(card)
+                led = trick[0] // 10
+                if type(action) is cb.Play and card // 10 != led and rules.follow_suit:
+                    voids[who] |= 1 << led
+                if len(trick) == 3:
+                    trick = []
+        self.played = played
+        self.voids = voids
+        #: For each seat, the cards of the suits it showed out of (it got rid of them first).
+        self.void_cards = [sum(1023 << (10 * x) for x in range(4) if v >> x & 1) for v in voids]
+        #: Cards named by visible moves other than plays: their places are found by trying.
+        self.moving = 0
+        for _, action in history:
+            if not isinstance(action, cb.Hidden) and type(action) not in (cb.Play, cb.Revoke):
+                self.moving |= _named(action)
+        #: For each entry, the cards later visible entries name (or the seat holds now).
+        later = [0] * (len(history) + 1)
+        later[-1] = view.hand.mask
+        for i in range(len(history) - 1, -1, -1):
+            entry = history[i][1]
+            later[i] = later[i + 1] | (0 if isinstance(entry, cb.Hidden) else _named(entry))
+        self.later = later
+        own = view.hand.mask | view.discards.mask | played[seat]
+        #: The seat's own dealt hand: a guess until the first world found says it.
+        self.dealt: int | None = None
+        self.guess = own & ~view.exposed.mask & ~view.drawn.mask
+        self.tries = 0
+
+    # --- a proposal ------------------------------------------------------------------
+
+    def propose(self, rng: random.Random) -> list[int]:
+        """A deal: what is known placed, the rest at random into the room left."""
+        view, places = self.view, self.places
+        deal = [0] * places
+        placed = 0
+
+        def put(place: int, mask: int) -> None:
+            nonlocal placed
+            mask &= ~placed
+            free = self.room[place] - deal[place].bit_count()
+            cards = bits(mask)
+            if len(cards) > free:
+                cards = rng.sample(cards, free)
+            for card in cards:
+                deal[place] |= 1 << card
+                placed |= 1 << card
+
+        put(self.stock, view.exposed.mask | view.drawn.mask)
+        if self.dealt is not None:
+            put(self.seat, self.dealt)
+        for s in range(self.rules.players):
+            if s != self.seat:
+                put(s, self.played[s])
+        if self.dealt is None:
+            put(self.seat, self.guess & ~self.moving)
+            put(self.seat, self.guess)
+        rest = [c for c in range(40) if not placed >> c & 1]
+        rng.shuffle(rest)
+        for card in rest:
+            suit_bit = 1 << (card // 10)
+            rooms = [p for p in range(places) if deal[p].bit_count() < self.room[p]]
+            good = [p for p in rooms if p == self.stock or not self.voids[p] & suit_bit]
+            pool = good or rooms
+            weights = [self.room[p] - deal[p].bit_count() for p in pool]
+            place = rng.choices(pool, weights)[0]
+            deal[place] |= 1 << card
+        return deal
+
+    # --- the replay --------------------------------------------------------------------
+
+    def start(self, deal: list[int]) -> cb.State:
+        hands = tuple(cb.CardSet(deal[s]) for s in range(self.rules.players))
+        return cb.start(self.rules, cb.Deal(self.view.dealer, hands, cb.CardSet(deal[self.stock])))
+
+    def run(self, deal: list[int], seed: int) -> tuple[cb.State, int]:
+        """Replay the history on ``deal``; return the state and the entries replayed.
+
+        Face-down entries are filled with legal actions drawn from ``seed``
+        (the same seed, the same choices) that the view shows the same way.
+        """
+        pick = random.Random(seed)
+        seat = self.seat
+        state = self.start(deal)
+        for i, (_, action) in enumerate(self.entries):
+            if isinstance(action, cb.Hidden):
+                found = None
+                choices = list(cb.legal_actions(state))
+                pick.shuffle(choices)
+                # a card a later move shows is tried last; a card of a suit the seat
+                # shows out of later, first, for an odd seed (it may go to a seat void in
+                # the suit too: an even seed, drawn anew, tries without)
+                later, void = self.later[i], self.void_cards[self.entries[i][0]]
+                void = void if seed & 1 else 0
+                choices.sort(key=lambda a: (bool(_named(a) & later), not _named(a) & void))
+                for choice in choices:
+                    nxt = cb.apply(state, choice)
+                    shown = nxt.view(seat).history
+                    if len(shown) == i + 1 and shown[i] == self.entries[i]:
+                        found = nxt
+                        break
+                if found is None:
+                    return state, i
+                state = found
+            else:
+                try:
+                    state = cb.apply(state, action)
+                except cb.CalabrasellaError:
+                    return state, i
+        return state, len(self.entries)
+
+    def world(self, rng: random.Random) -> cb.State | None:
+        """One attempt: a proposal, repaired where the replay refuses a move; ``None`` if it fails."""
+        deal = self.propose(rng)
+        seed = rng.getrandbits(64) | 1
+        fixed = 0  # cards placed by a repair: never moved again in this attempt
+        redraws = 0
+        n = len(self.entries)
+        for _ in range(REPAIRS):
+            state, done = self.run(deal, seed)
+            if done == n:
+                mended = self.mend_hand(deal, state)
+                if mended is None:
+                    return None
+                if mended is not deal:
+                    deal = mended
+                    continue
+                return state if state.view(self.seat) == self.view else None
+            who, action = self.entries[done]
+            if isinstance(action, cb.Hidden):
+                return None
+            better = self.repair(deal, seed, done, who, action, fixed, rng)
+            if better is None:  # the face-down moves may be what is wrong: draw them anew
+                redraws += 1
+                if redraws > REDRAWS:
+                    return None
+                seed = rng.getrandbits(64) & ~1 | (redraws + 1) & 1  # even, then odd
+            else:
+                deal, fixed = better
+        return None
+
+    def agrees(self, state: cb.State) -> bool:
+        """Whether what a view says once and for all (the declarer, the contract, the
+        card called and who gave it) is what the seat's view says, where already said."""
+        now, view = state.view(self.seat), self.view
+        return all(
+            getattr(now, name) is None or getattr(now, name) == getattr(view, name)
+            for name in ("declarer", "contract", "called", "giver")
+        )
+
+    def mend_hand(self, deal: list[int], state: cb.State) -> list[int] | None:
+        """The seat's hand at the end must be the view's: deal the missing cards to it
+        in place of those it should not hold (cards no move named). Returns ``deal``
+        itself when nothing is to mend."""
+        seat = self.seat
+        have, want = state.hand(seat).mask, self.view.hand.mask
+        extra, missing = bits(have & ~want), bits(want & ~have)
+        if not extra and not missing:
+            return deal
+        if len(extra) != len(missing):
+            return None
+        new = list(deal)
+        for e, m in zip(extra, missing):
+            p_e = next((p for p in range(self.places) if new[p] >> e & 1), None)
+            p_m = next((p for p in range(self.places) if new[p] >> m & 1), None)
+            if p_e is None or p_m is None or p_e == p_m:
+                return None
+            new[p_e] ^= (1 << e) | (1 << m)
+            new[p_m] ^= (1 << e) | (1 << m)
+        return new
+
+    def repair(
+        self,
+        deal: list[int],
+        seed: int,
+        at: int,
+        who: int,
+        action: object,
+        fixed: int,
+        rng: random.Random,
+    ) -> tuple[list[int], int] | None:
+        """Deal the cards the refused move names (or the cards in its way) elsewhere."""
+        named = _named(action) & ~fixed
+        for _, earlier in self.entries[:at]:  # the replay got past these: their cards stay
+            if not isinstance(earlier, cb.Hidden):
+                fixed |= _named(earlier)
+        order = [who, self.stock, *(s for s in self.active if s != who)]
+        best: tuple[tuple[bool, int, float], list[int]] | None = None
+        for place in order:  # where the cards let the replay go furthest, and agree
+            if not self.room[place] or not named & ~deal[place]:
+                continue
+            new: list[int] | None = deal
+            for card in bits(named & ~deal[place]):
+                here = next(p for p in range(self.places) if deal[p] >> card & 1)
+                new = self.swap(new, card, here, place, fixed | named, rng) if new else None
+            if new is not None:
+                state, reached = self.run(new, seed)
+                if reached > at:
+                    score = (self.agrees(state), reached, rng.random())
+                    if best is None or score > best[0]:
+                        best = (score, new)
+        if best is not None:
+            return best[1], fixed | named
+        # the cards the engine would take instead are in the way (a suit to follow, say)
+        state, _ = self.run(deal, seed)
+        instead = 0
+        for other in cb.legal_actions(state):
+            instead |= _named(other)
+        blocking = instead & deal[who] & ~fixed & ~self.played[who]
+        if not blocking:
+            return None
+        for _ in range(4):  # a few ways to deal them elsewhere
+            dealt: list[int] | None = list(deal)
+            for card in bits(blocking):
+                places = [p for p in range(self.places) if p != who and self.room[p]]
+                rng.shuffle(places)
+                moved = None
+                for place in places:
+                    moved = self.swap(dealt or deal, card, who, place, fixed | instead, rng)
+                    if moved is not None:
+                        break
+                dealt = moved
+                if dealt is None:
+                    break
+            if dealt is not None and self.run(dealt, seed)[1] > at:
+                return dealt, fixed
+        return None
+
+    def swap(
+        self, deal: list[int], card: int, here: int, place: int, fixed: int, rng: random.Random
+    ) -> list[int] | None:
+        """Move ``card`` from ``here`` to ``place``, in exchange for a card that may move."""
+        moving = self.moving  # a card a move names may have come to a hand by that move
+        keep = fixed | self.view.exposed.mask | self.view.drawn.mask | (self.dealt or 0)
+        keep |= self.played[place] & ~moving
+        if place == self.seat:
+            keep |= self.view.hand.mask & ~self.moving
+        pool = deal[place] & ~keep & ~(1 << card)
+        first = pool & self.moving  # a card some move names: likely misplaced
+        candidates = bits(first or pool)
+        if not candidates:
+            return None
+        other = rng.choice(candidates)
+        new = list(deal)
+        new[here] ^= (1 << card) | (1 << other)
+        new[place] ^= (1 << card) | (1 << other)
+        return new
+
+    def sample(self, rng: random.Random, tries: int) -> cb.State | None:
+        """A world of the view in at most ``tries`` attempts, or ``None``."""
+        for _ in range(tries):
+            self.tries += 1
+            state = self.world(rng)
+            if state is not None:
+                if self.dealt is None:
+                    self.dealt = state.deal.hands[self.seat].mask
+                return state
+        return None

@@ -1,0 +1,180 @@
+"""The call and the give-back: the declarer asks for a card, and returns one to the seat that gave."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import attrs
+
+from .. import _bits
+from ..actions import (
+    CALLS,
+    GIVE_BACKS,
+    Action,
+    Call,
+    Contract,
+    GiveBack,
+)
+from ..cards import DECK, CardSet, _cardset
+from ..errors import IllegalActionError
+from ..phases import Phase
+from ._step_tools import (
+    _bool,
+    _own_rule,
+)
+from .protocol import Exchange, Step, Work, card_actions, wrong_kind
+
+# The ruleset's answers of ``callable_cards`` by ruleset, contract and hand: a
+# ruleset is a value and its hooks functions of what they are given (the engine
+# remembers the auction's answers the same way), and a call asks three times,
+# when it starts, for its legal actions and when it applies. A few thousand,
+# then started afresh; the conformance kit clears it (``forget_callable``).
+_CALLABLE: dict[tuple[int, Contract, int], tuple[Any, int]] = {}
+_CALLABLE_SIZE = 4096
+
+
+def _callable(work: Work) -> int:
+    """The cards the declarer may call now: the ruleset's, less those he holds."""
+    hand = work.hands[work.declarer]
+    rules = work.rules
+    key = (id(rules), work.contract, hand)
+    known = _CALLABLE.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    allowed = rules.callable_cards(_cardset(hand), work.contract).mask & ~hand & _bits.FULL
+    if len(_CALLABLE) >= _CALLABLE_SIZE:
+        _CALLABLE.clear()
+    _CALLABLE[key] = (rules, allowed)
+    return allowed
+
+
+def forget_callable() -> None:
+    """Drop the remembered answers of ``callable_cards`` (the next call asks the hook)."""
+    _CALLABLE.clear()
+
+
+
+@attrs.frozen
+class CallStep(Step):
+    """The declarer calls one card from :meth:`Ruleset.callable_cards`.
+
+    An adversary holding it hands it to the declarer; a card in the stock
+    stays there. Skipped when nothing can be called.
+    """
+
+    phase: ClassVar[Phase] = Phase.CALLING
+
+    def start(self, work: Work) -> bool:
+        """Ask the declarer, unless nothing can be called."""
+        return bool(_callable(work)) and work.ask(work.declarer, Phase.CALLING)
+
+    def legal_actions(self, work: Work) -> tuple[Action, ...]:
+        """One ``Call`` per callable card."""
+        return card_actions(CALLS, _callable(work))
+
+    def apply(self, work: Work, action: Action) -> bool:
+        """The called card's holder hands it over (none if it is in the stock)."""
+        if type(action) is not Call:
+            raise wrong_kind(work, action, "call a card")
+        card = action.card.index
+        declarer = work.declarer
+        if work.hands[declarer] >> card & 1:
+            raise IllegalActionError(action, f"seat {declarer} holds {DECK[card]} already")
+        allowed = _callable(work)
+        if not allowed >> card & 1:
+            raise IllegalActionError(
+                action, f"{work.rules.name} lets seat {declarer} call only {CardSet(allowed)}"
+            )
+        self._call(work, card, action)
+        return True
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """A random call, on masks (see :meth:`Step.rollout`)."""
+        if not _own_rule(self, CallStep):
+            return None
+        allowed = _callable(work)
+        if not allowed:
+            return None
+        card = _bits.nth(allowed, below(allowed.bit_count()))
+        self._call(work, card, CALLS[card])
+        return True
+
+    @staticmethod
+    def _call(work: Work, card: int, action: Action) -> None:
+        """The called ``card``'s holder hands it over; the call is recorded."""
+        bit = 1 << card
+        hands = work.hands
+        declarer = work.declarer
+        for seat, hand in enumerate(hands):
+            if hand & bit:
+                work.giver = seat
+                hands[seat] = hand & ~bit
+                hands[declarer] |= bit
+                break
+        work.called = card
+        work.entries.append((declarer, action))
+
+
+@attrs.frozen
+class GiveBackStep(Step):
+    """The declarer gives one card (not the called one) to the seat that gave.
+
+    Skipped when nobody gave. Seen by all when ``face_up``, else only by the two.
+    """
+
+    phase: ClassVar[Phase] = Phase.GIVING_BACK
+
+    face_up: bool = attrs.field(default=False, validator=_bool)
+
+    def start(self, work: Work) -> bool:
+        """Ask the declarer, if a seat gave him the called card."""
+        return work.giver >= 0 and work.ask(work.declarer, Phase.GIVING_BACK)
+
+    def legal_actions(self, work: Work) -> tuple[Action, ...]:
+        """One ``GiveBack`` per card in the declarer's hand but the called one."""
+        return card_actions(GIVE_BACKS, self._givable(work))
+
+    @staticmethod
+    def _givable(work: Work) -> int:
+        called = work.called
+        return work.hands[work.declarer] & ~(1 << called if called >= 0 else 0)
+
+    def apply(self, work: Work, action: Action) -> bool:
+        """The card goes to the giver."""
+        if type(action) is not GiveBack:
+            raise wrong_kind(work, action, "give a card back")
+        card = action.card.index
+        declarer = work.declarer
+        if not work.hands[declarer] >> card & 1:
+            raise IllegalActionError(action, f"seat {declarer} does not hold {DECK[card]}")
+        if card == work.called:
+            raise IllegalActionError(action, "the called card may not be given back")
+        self._give(work, card, action)
+        return True
+
+    def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
+        """A random give-back, on masks (see :meth:`Step.rollout`)."""
+        if not _own_rule(self, GiveBackStep):
+            return None
+        cards = self._givable(work)
+        if not cards:
+            return None
+        card = _bits.nth(cards, below(cards.bit_count()))
+        self._give(work, card, GIVE_BACKS[card])
+        return True
+
+    @staticmethod
+    def _give(work: Work, card: int, action: Action) -> None:
+        """``card`` goes from the declarer to the giver; the give-back is recorded."""
+        work.hands[work.declarer] &= ~(1 << card)
+        work.hands[work.giver] |= 1 << card
+        work.gave_back = card
+        work.entries.append((work.declarer, action))
+
+    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
+        """Face down, only the declarer and the giver see the card."""
+        if self.face_up or viewer == seat or viewer == exchange.giver:
+            return None
+        return "give_back"
+

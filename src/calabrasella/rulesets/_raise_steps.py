@@ -1,0 +1,130 @@
+"""Solissimo's steps: the declarer's raise, and chance's unseen draw (dividete)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import ClassVar
+
+import attrs
+
+from .. import _bits
+from ..actions import (
+    PASS,
+    RAISES,
+    Action,
+    Draw,
+    Modifier,
+    Pass,
+    Raise,
+)
+from ..cards import CardSet, _cardset
+from ..errors import IllegalActionError
+from ..phases import Phase
+from ._step_tools import (
+    _cards,
+    _choices,
+    _role,
+)
+from .protocol import Exchange, Role, Step, Work, put, wrong_kind
+
+
+@attrs.frozen
+class RaiseStep(Step):
+    """The declarer may raise with one of ``choices`` (the ruleset's ``raise_plan`` then
+    adds its steps), or pass."""
+
+    phase: ClassVar[Phase] = Phase.RAISING
+
+    choices: tuple[Modifier, ...] = attrs.field(validator=_choices)
+
+    def start(self, work: Work) -> bool:
+        """Ask the declarer."""
+        return work.ask(work.declarer, Phase.RAISING)
+
+    def legal_actions(self, work: Work) -> tuple[Action, ...]:
+        """``Pass``, then each raise in ``choices`` order."""
+        return (PASS, *(RAISES[m] for m in self.choices))
+
+    def apply(self, work: Work, action: Action) -> bool:
+        """Record the raise and insert the ruleset's steps for it after this one."""
+        cls = type(action)
+        if cls is not Pass and cls is not Raise:
+            raise wrong_kind(work, action, "raise or pass")
+        if cls is Raise:
+            modifier = action.modifier  # type: ignore[union-attr]
+            if modifier not in self.choices:
+                raise IllegalActionError(
+                    action, f"{work.rules.name} does not allow {modifier.value}"
+                )
+            extra = work.rules.raise_plan(modifier)
+            work.modifier = modifier
+            i = work.step + 1
+            work.plan = (*work.plan[:i], *extra, *work.plan[i:])
+        work.entries.append((work.declarer, action))
+        return True
+
+
+# Draw outcomes by their cards' mask, made once (actions are values, shared as
+# the engine shares its card actions); a few thousand at most, then started afresh.
+_DRAWS: dict[int, Draw] = {}
+_DRAWS_SIZE = 4096
+
+
+def _draw(mask: int) -> Draw:
+    known = _DRAWS.get(mask)
+    if known is None:
+        if len(_DRAWS) >= _DRAWS_SIZE:
+            _DRAWS.clear()
+        known = _DRAWS[mask] = Draw(_cardset(mask))
+    return known
+
+
+def _draw_outcomes(stock: int, count: int) -> tuple[Action, ...]:
+    """Return every ``count`` cards of ``stock`` as a ``Draw``, ordered by their masks."""
+    bits = [1 << i for i in _bits.indices(stock)]
+    return tuple(map(_draw, sorted(map(sum, combinations(bits, count)))))
+
+
+@attrs.frozen
+class DrawStep(Step):
+    """Chance: a seat draws ``count`` stock cards unseen (resolved at once if forced)."""
+
+    phase: ClassVar[Phase] = Phase.DRAWING
+
+    role: Role = attrs.field(validator=_role)
+    count: int = attrs.field(validator=_cards)
+
+    def start(self, work: Work) -> bool:
+        """Deal the whole stock at once when no chance is left; else a chance node."""
+        seat = work.seat(self.role)
+        stock = work.stock
+        if self.count >= stock.bit_count():
+            work.move_to_hand(seat, stock)
+            work.drawn = put(work.drawn, seat, work.drawn[seat] | stock)
+            if stock:
+                work.force(seat, _draw(stock))
+            return False
+        return self.count > 0 and work.ask(None, Phase.DRAWING)
+
+    def legal_actions(self, work: Work) -> tuple[Action, ...]:
+        """Every ``count`` cards of the stock, equally likely, ordered by their masks."""
+        return _draw_outcomes(work.stock, self.count)
+
+    def apply(self, work: Work, action: Action) -> bool:
+        """The drawn cards go to the seat."""
+        if type(action) is not Draw:
+            raise wrong_kind(work, action, "draw (a chance outcome)")
+        cards = action.cards.mask
+        if cards & ~work.stock or cards.bit_count() != self.count:
+            raise IllegalActionError(
+                action, f"a draw is {self.count} of the stock cards, not {CardSet(cards)}"
+            )
+        seat = work.seat(self.role)
+        work.move_to_hand(seat, cards)
+        work.drawn = put(work.drawn, seat, work.drawn[seat] | cards)
+        work.entries.append((seat, action))
+        return True
+
+    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
+        """Only the seat that draws sees the cards."""
+        return None if viewer == seat else "draw"
