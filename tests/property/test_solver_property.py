@@ -18,9 +18,8 @@ from strategies import rulesets, seeds
 
 import calabrasella as cb
 from brute_force import brute_values
+from calabrasella.actions import IRREGULAR as _IRREGULAR
 from calabrasella.bots.solver import action_values, solve
-
-_IRREGULAR = (cb.Revoke, cb.OutOfTurn, cb.Abandon, cb.TurnStock)
 
 
 @st.composite

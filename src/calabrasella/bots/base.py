@@ -22,12 +22,14 @@ import random
 from typing import Protocol, Union, runtime_checkable
 
 import calabrasella as cb
+from calabrasella import actions
 from calabrasella.errors import BotError
 
 __all__ = ["Bot", "BotError", "RandomBot", "as_rng", "regular_actions"]
 
-#: The table-mode actions that record a player's mistake: no bot here chooses them.
-IRREGULAR = (cb.Revoke, cb.TurnStock, cb.OutOfTurn, cb.Abandon)
+#: The table-mode actions that record a player's mistake: no bot here chooses them
+#: (the one tuple of them, from calabrasella.actions).
+IRREGULAR = actions.IRREGULAR
 
 
 @runtime_checkable
