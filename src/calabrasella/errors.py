@@ -86,7 +86,7 @@ class NotAnActionError(IllegalActionError, TypeError):
             if isinstance(action, str):
                 reason = f"text is not an action: read it with cb.parse_action({action!r})"
             else:
-                reason = f"a {type(action).__name__} is not an action (Pass(), Bid('solo'), Play('Ad')...)"
+                reason = f"{type(action).__name__} is not an action (Pass(), Bid('solo'), Play('Ad')...)"
         super().__init__(action, reason)
 
 

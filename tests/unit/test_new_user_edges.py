@@ -33,7 +33,7 @@ def test_text_given_as_an_action_says_how_to_read_it() -> None:
         cb.apply(state, "bid stand")  # type: ignore[arg-type]
     assert isinstance(info.value, cb.IllegalActionError) and isinstance(info.value, TypeError)
     assert not cb.is_legal(state, "bid stand")  # type: ignore[arg-type]
-    with pytest.raises(cb.NotAnActionError, match="a NoneType is not an action"):
+    with pytest.raises(cb.NotAnActionError, match="NoneType is not an action"):
         cb.apply(state, None)  # type: ignore[arg-type]
     assert cb.apply(state, cb.parse_action("bid stand")) == cb.apply(state, cb.Bid("stand"))
 
