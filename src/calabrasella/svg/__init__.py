@@ -69,6 +69,8 @@ __all__ = [
 
 Colors = Optional[Mapping[str, str]]
 CardsLike = Union[CardSet, str, Iterable[Union[Card, str]]]
+#: A trick given by hand: ``(seat, card)`` pairs from the leader's (cards or their codes).
+Plays = Sequence[tuple[int, Union[Card, str]]]
 
 
 def _canvas(w: float, h: float, theme: str, colors: Colors, title: str) -> Canvas:
@@ -163,7 +165,7 @@ def cards(
 
 
 def _trick_of(
-    source: Union[State, View, Sequence[tuple[int, Card]]], number: Optional[int]
+    source: Union[State, View, Plays], number: Optional[int]
 ) -> tuple[Trick, int, int, str]:
     if isinstance(source, (State, View)):
         sc = scene(source)
@@ -179,7 +181,7 @@ def _trick_of(
 
 
 def trick(
-    source: Union[State, View, Sequence[tuple[int, Card]]],
+    source: Union[State, View, Plays],
     number: Optional[int] = None,
     *,
     players: Optional[int] = None,

@@ -89,7 +89,12 @@ def math_floor_log10(x: float) -> int:
 
 
 def step_words(step: object) -> str:
-    """A step of an exchange plan in a few words: ``"declarer discards 1-4"``."""
+    """A step of an exchange plan in a few words: ``"declarer discards 1-4"``.
+
+    Display only, read from the step's kind (its class name less ``Step``)
+    and its usual fields (``role``, ``count``, ``min_count``...); a kind of
+    step this does not know is shown by its kind.
+    """
     kind = type(step).__name__.removesuffix("Step").lower()
     role = getattr(step, "role", None)
     who = str(getattr(role, "value", "declarer"))
@@ -134,11 +139,14 @@ def flow_rows(rules: Ruleset) -> list[tuple[str, list[str]]]:
         if plan in seen:
             continue
         seen.append(plan)
-        if any(type(step).__name__ == "RaiseStep" for step in plan):
+        raises = [
+            c for step in plan for c in getattr(step, "choices", ()) if isinstance(c, Modifier)
+        ]
+        if raises:  # a step offering raises: a row for no raise, one for each raise
             rows.append((contract.value, ["no exchange"]))
             rows.extend(
                 (f"{contract.value} {m.value}", [step_words(st) for st in rules.raise_plan(m)])
-                for m in Modifier
+                for m in raises
             )
         else:
             rows.append((contract.value, [step_words(step) for step in plan]))

@@ -199,7 +199,7 @@ def draw_match(cv: Canvas, history: Sequence[tuple[int, ...]], players: int, tit
             py(series[-1][p]) + 4,
             f"player {p}: {series[-1][p]:+d}",
             size=11,
-            fill=colors[p],
+            color=colors[p],
         )
 
 
