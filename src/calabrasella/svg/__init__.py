@@ -58,6 +58,7 @@ __all__ = [
     "card",
     "cards",
     "flow",
+    "legend",
     "match",
     "picture",
     "record",
@@ -127,6 +128,34 @@ def suit(
     s = value if isinstance(value, Suit) else Suit.parse(str(value))
     cv = _canvas(40, 40, theme, colors, f"{s.name.lower()} ({s.letter})")
     draw_suit(cv, s, 20, 20, 17, check_suits(suits))
+    return cv.svg(scale)
+
+
+def legend(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
+    """Return the four suits: the Italian shape, the French symbol, the letter and the names.
+
+    Example:
+        >>> legend().count("coins (denari)")
+        1
+    """
+    from ..suits import Suit
+
+    cv = _canvas(430, 4 * 46 + 34, theme, colors, "the suits")
+    for x, word in ((30, "Italian"), (80, "French"), (118, "letter")):
+        cv.text(x, 16, word, size=10, color="muted", anchor="middle")
+    for k, s in enumerate(Suit):
+        y = 30 + k * 46
+        draw_suit(cv, s, 30, y + 20, 17, "italian")
+        draw_suit(cv, s, 80, y + 20, 15, "french")
+        cv.text(112, y + 27, s.letter, size=20, weight="bold")
+        cv.text(140, y + 19, f"{s.name.lower()} ({s.italian})", size=13)
+        cv.text(
+            140,
+            y + 36,
+            f"written {s.letter} or {s.symbol}, e.g. A{s.letter} = A{s.symbol}",
+            size=11,
+            color="muted",
+        )
     return cv.svg(scale)
 
 
@@ -320,6 +349,8 @@ def bar_chart(
         >>> bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u").count("<rect")
         2
     """
+    if not bars:
+        raise ValueError("a bar chart needs at least one bar")
     cv = _canvas(720, 40 + 30 * len(bars) + 44, theme, colors, title)
     draw_bars(cv, bars, title, unit)
     return cv.svg(scale)

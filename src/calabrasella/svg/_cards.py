@@ -145,7 +145,7 @@ def draw_card(
         stroke=edge,
         stroke_width=width,
     )
-    for flip in (False, True):
+    for flip in (False, True) if scale >= 0.7 else (False,):  # small cards: one corner index
         if flip:
             cv.open("g", transform=f"rotate(180 {num(CARD_W / 2)} {num(CARD_H / 2)})")
         cv.add(

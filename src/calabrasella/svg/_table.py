@@ -13,13 +13,14 @@ from typing import Optional
 
 from ..cards import CardSet
 from ..phases import Phase
+from ..scoring import plural
 from ._cards import CARD_H, CARD_W, draw_back, draw_card
 from ._doc import Canvas, num
 from ._scene import Scene, Trick, direction_of
 
 __all__ = ["draw_table", "draw_trick", "slots"]
 
-W, H = 800, 580
+W, H = 800, 512
 _PHASE_WORDS = {
     Phase.BIDDING: "auction",
     Phase.CALLING: "calling a card",
@@ -113,7 +114,7 @@ def _seat_label(cv: Canvas, sc: Scene, seat: int, x: float, y: float) -> None:
         x += 13
     cv.text(x, y, label, size=13, color="on_felt", weight="bold" if seat == sc.to_move else None)
     if sc.players == 3 or seat != sc.dealer:
-        points = f" ({sc.units_won[seat] // 3} points)" if sc.rules.terms.points else ""
+        points = f" ({plural(sc.units_won[seat] // 3, 'point')})" if sc.rules.terms.points else ""
         cv.text(
             x,
             y + 16,
@@ -242,16 +243,16 @@ def draw_table(
             cv, sc.hands[seat], x, 98, width, 0.8, suits, sc.legal if seat == sc.to_move else _NONE
         )
     # the centre: the trick, the round arrow, the stock and what the seat knows
-    cx, cy = W / 2, 262
+    cx, cy = W / 2, 248
     _arrow(cv, cx, cy, 100, way)
     draw_trick(cv, sc.trick, places, cx, cy, suits)
     _stock(cv, sc, suits)
-    _seat_label(cv, sc, bottom, 16, 440)
+    _seat_label(cv, sc, bottom, 16, 396)
     _row(
         cv,
         sc.hands[bottom],
         16,
-        466,
+        422,
         W - 32,
         1.0,
         suits,
@@ -260,7 +261,7 @@ def draw_table(
 
 
 def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
-    x, y = W - 200, 190
+    x, y = W - 200, 180
     name = sc.rules.terms.stock
     if sc.stock or sc.stock_hidden:
         shown = "" if sc.stock_hidden else " (face up)"
@@ -284,7 +285,7 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
         last = done[-1]
         cv.text(
             16,
-            190,
+            180,
             f"last trick ({last.number}): won by seat {last.winner}",
             size=12,
             color="on_felt",
@@ -294,7 +295,7 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
                 cv,
                 card,
                 16 + k * 34,
-                198,
+                188,
                 scale=0.6,
                 suits=suits,
                 mark="winner" if last.plays[k][0] == last.winner else None,
