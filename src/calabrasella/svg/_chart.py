@@ -229,15 +229,6 @@ def draw_flow(cv: Canvas, rules: Ruleset, rows: list[tuple[str, list[str]]]) -> 
                 weight="bold",
             )
         x = x_steps
-        cv.add(
-            "line",
-            x1=FLOW_LABEL_X + 80,
-            y1=y + box_h / 2,
-            x2=x - 6,
-            y2=y + box_h / 2,
-            stroke=s["ink"],
-            stroke_width=1.3,
-        )
         for word in steps:
             box(x, y, step_w, word, s["highlight"] if "unseen" in word else "#f3efe2")
             x += step_w + 16

@@ -191,15 +191,23 @@ def draw_match(cv: Canvas, history: Sequence[tuple[int, ...]], players: int, tit
         color="muted",
     )
     colors = (s["bar"], s["bar_alt"], s["cups"], s["batons"])
+    label_y: dict[int, float] = {}
+    for p in sorted(range(players), key=lambda q: (-series[-1][q], q)):  # labels top down, 14 apart
+        y = py(series[-1][p]) + 4
+        label_y[p] = max(y, max(label_y.values(), default=-99.0) + 14)
     for p in range(players):
         pts = " ".join(f"{num(px(i))},{num(py(row[p]))}" for i, row in enumerate(series))
-        cv.add("polyline", points=pts, fill="none", stroke=colors[p], stroke_width=2.5)
+        dash = (None, "6 3", "2 3", "8 3 2 3")[p]  # equal totals draw one line over another
+        cv.add(
+            "polyline",
+            points=pts,
+            fill="none",
+            stroke=colors[p],
+            stroke_width=2.5,
+            stroke_dasharray=dash,
+        )
         cv.text(
-            left + w + 8,
-            py(series[-1][p]) + 4,
-            f"player {p}: {series[-1][p]:+d}",
-            size=11,
-            color=colors[p],
+            left + w + 8, label_y[p], f"player {p}: {series[-1][p]:+d}", size=11, color=colors[p]
         )
 
 

@@ -244,7 +244,7 @@ def draw_table(
         )
     # the centre: the trick, the round arrow, the stock and what the seat knows
     cx, cy = W / 2, 248
-    _arrow(cv, cx, cy, 100, way)
+    _arrow(cv, cx, cy, 86, way)
     draw_trick(cv, sc.trick, places, cx, cy, suits)
     _stock(cv, sc, suits)
     _seat_label(cv, sc, bottom, 16, 396)
