@@ -223,3 +223,27 @@ def test_each_object_has_a_notebook_picture_and_pretty_text() -> None:
     assert "".join(p.out).count("\n") > 20  # the record's text follows
     with pytest.raises(TypeError, match="no picture"):
         svg.picture(3)
+
+
+def test_the_table_names_the_called_card_and_who_gave_it() -> None:
+    """After a call the header says which card was called and which seat handed it over."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    for text in ["bid stand", "call 3h"]:
+        state = cb.apply(state, cb.parse_action(text))
+    assert state.called is not None and state.giver is not None
+    words = f"called {state.called.code}, given by seat {state.giver}"
+    assert words in svg.table(state) and words in svg.table(state.view(2))
+
+
+def test_bottom_and_direction_can_be_chosen_and_are_checked() -> None:
+    """Another seat at the bottom, play drawn the other way round; a bad seat or way is refused."""
+    state = played(cb.CAVENDISH, 1, 0)
+    assert "seat 2 (you)" in svg.table(state.view(2)) and "(you)" not in svg.table(state, bottom=2)
+    assert "passes to the right" in svg.table(state, direction="right")
+    with pytest.raises(ValueError, match="bottom=3"):
+        svg.table(state, bottom=3)
+    with pytest.raises(ValueError, match="direction="):
+        svg.table(state, direction="up")
+    with pytest.raises(TypeError, match="State or a View"):
+        svg.table(cb.Record.from_state(state))  # type: ignore[arg-type]
+    assert "trick 4" in svg.trick(played(cb.CAVENDISH, 4, None), 4)

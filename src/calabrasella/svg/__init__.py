@@ -244,9 +244,9 @@ def trick(
             "right": (252, 40, "end"),
             "top": (130, 16, "middle"),
         }[place]
-        if n == 4 and place == "top":
-            x, y, anchor = 130, 16, "middle"
         cv.text(x, y, f"seat {seat}", size=11, color="on_felt", anchor=anchor)
+    if t.number:
+        cv.text(8, 16, f"trick {t.number}", size=11, color="on_felt", weight="bold")
     if t.winner is not None:
         cv.text(8, 222, f"won by seat {t.winner}", size=11, color="on_felt", weight="bold")
         cv.text(252, 222, f"{t.units} units", size=11, color="on_felt", anchor="end")

@@ -53,6 +53,7 @@ class Scene:
     tricks: tuple[Trick, ...]
     declarer: Optional[int]
     contract: Optional[str]
+    called: Optional[str]  # "called 3h, given by seat 2"
     stake: Optional[int]
     tricks_won: tuple[int, ...]
     units_won: tuple[int, ...]
@@ -100,6 +101,12 @@ def _contract(
     return words, (stake(contract, modifier) if callable(stake) else None)
 
 
+def _called(card: Optional[Card], giver: Optional[int]) -> Optional[str]:
+    if card is None:
+        return None
+    return f"called {card.code}" + ("" if giver is None else f", given by seat {giver}")
+
+
 def _legal(actions: Iterable[Action]) -> CardSet:
     return CardSet.of(a.card for a in actions if isinstance(a, Play))
 
@@ -132,6 +139,7 @@ def _from_state(s: State) -> Scene:
         tricks=tricks,
         declarer=s.declarer,
         contract=contract,
+        called=_called(s.called, s.giver),
         stake=stake,
         tricks_won=s.tricks_won,
         units_won=s.card_units_won,
@@ -176,6 +184,7 @@ def _from_view(v: View) -> Scene:
         tricks=tricks,
         declarer=v.declarer,
         contract=contract,
+        called=_called(v.called, v.giver),
         stake=stake,
         tricks_won=v.tricks_won,
         units_won=v.card_units_won,

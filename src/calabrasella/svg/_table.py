@@ -141,6 +141,8 @@ def _header(cv: Canvas, sc: Scene) -> None:
     else:
         stake = f" · {terms.base} {sc.stake}" if sc.stake is not None else ""
         line = f"contract: {sc.contract} by seat {sc.declarer}{stake}"
+        if sc.called:
+            line += f" · {sc.called}"
     r = sc.result
     if r is not None and not r.void and r.winner is not None:
         side = terms.declarer if r.declarer_won else "adversaries"
