@@ -7,9 +7,11 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
+from support import load_example
 
 import calabrasella as cb
 from calabrasella import svg
@@ -247,3 +249,14 @@ def test_bottom_and_direction_can_be_chosen_and_are_checked() -> None:
     with pytest.raises(TypeError, match="State or a View"):
         svg.table(cb.Record.from_state(state))  # type: ignore[arg-type]
     assert "trick 4" in svg.trick(played(cb.CAVENDISH, 4, None), 4)
+
+
+def test_the_deal_in_pictures_example_writes_a_page_of_every_trick(tmp_path: Path) -> None:
+    """examples/deal_in_pictures.py writes one page: the view at the start, 12 tricks, the end, the record."""
+    example = load_example("deal_in_pictures")
+    target = tmp_path / "deal.html"
+    assert example.main([str(target)]) == 0
+    text = target.read_text(encoding="utf-8")
+    assert text.count("<svg") == 1 + 12 + 1 + 1
+    for number in range(1, 13):
+        assert f"<title>trick {number}</title>" in text
