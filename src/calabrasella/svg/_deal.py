@@ -123,7 +123,7 @@ def draw_result(
     cv.text(
         x,
         y + 14,
-        f"Result: the {declarer if result.declarer_won else 'adversaries'} win",
+        f"Result: the {declarer + ' wins' if result.declarer_won else 'adversaries win'}",
         size=13,
         weight="bold",
     )

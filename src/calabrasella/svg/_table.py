@@ -145,10 +145,10 @@ def _header(cv: Canvas, sc: Scene) -> None:
             line += f" · {sc.called}"
     r = sc.result
     if r is not None and not r.void and r.winner is not None:
-        side = terms.declarer if r.declarer_won else "adversaries"
+        side = f"{terms.declarer} wins" if r.declarer_won else "adversaries win"
         bonus = f" ({r.bonus.value})" if r.bonus is not None else ""
         line += (
-            f" · units {r.declarer_units}-{r.adversary_units} · {side} win · "
+            f" · units {r.declarer_units}-{r.adversary_units} · {side} · "
             f"value {r.value} = {r.base} x {r.multiplier}{bonus}"
         )
     cv.text(16, 44, line, size=12, color="on_felt")
