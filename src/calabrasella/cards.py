@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
-from . import _bits
+from . import _bits, _pictures
 from .errors import NotationError
 from .suits import (
     _FILLER,
@@ -200,6 +200,8 @@ class Card:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Card.from_index, (self.index,))
+
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty
 
 
 #: The 40 cards in canonical order; ``DECK[i].index == i``.
@@ -644,3 +646,5 @@ class CardSet:
             NotationError: ``card`` is not a card.
         """
         return type(self)(self.mask | 1 << _to_index(card))
+
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty

@@ -45,6 +45,7 @@ from typing import Any, Optional, Union
 
 import attrs
 
+from . import _pictures
 from .cards import DECK, Card
 from .deal import as_random, new_deal
 from .errors import MatchError, RulesetError
@@ -445,3 +446,5 @@ class Match:
             f"<Match {self.rules.name} seating={self.seating} "
             f"deals={len(self.finished)}{agreed} dealer={self.dealer} totals={self.totals}>"
         )
+
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty

@@ -25,7 +25,7 @@ from typing import Any, TypeVar, Union, cast
 
 import attrs
 
-from . import _codec, _record_text, _view_codec
+from . import _codec, _pictures, _record_text, _view_codec
 from ._action_json import action_data
 from ._codec import FORMAT, FrozenMap, OptionValue, fail, join, prefixed, quote
 from .actions import (
@@ -362,6 +362,9 @@ class Record:
             True
         """
         return _record_text.parse(cls, text, max_bytes=max_bytes, max_actions=max_actions)
+
+    __repr__ = _pictures.record_repr  # (short: the whole record is to_text() or to_json())
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty
 
 
 def _check_result(result: object, state: State) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from . import _pictures
 from .actions import Contract, Modifier
 
 __all__ = ["TOTAL_UNITS", "Bonus", "Result", "Side", "Tally", "result_of", "settle"]
@@ -222,6 +223,8 @@ class Result:
             payments=(0,) * players,
             notes=("everybody passed: the deal is void",),
         )
+
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty
 
 
 def settle(

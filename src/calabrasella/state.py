@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from . import legal, views
+from . import _pictures, legal, views
 from ._pickle import (
     decode_exchange,
     decode_history,
@@ -358,11 +358,8 @@ class State:
     def __deepcopy__(self, memo: dict[int, Any]) -> State:
         return self
 
-    def __repr__(self) -> str:
-        return (
-            f"<State {self._rules.name} {self._phase.name.lower()} "
-            f"to_move={self._to_move} history={len(self._history)}>"
-        )
+    __repr__ = _pictures.state_repr  # (ruleset, phase, who acts, contract, tricks, history)
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty
 
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
-from . import legal
+from . import _pictures, legal
 from ._auction import position_of
 from ._pickle import (
     CONTRACTS,
@@ -162,8 +162,8 @@ class View:
         """Whether this seat is to act."""
         return self.to_move == self.seat
 
-    def __repr__(self) -> str:
-        return f"<View seat={self.seat} {self.phase.name.lower()} hand={self.hand}>"
+    __repr__ = _pictures.view_repr  # (seat, phase, who acts, contract, tricks, hand)
+    _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty
 
     if not TYPE_CHECKING:  # (to type checkers, a view has only its fields)
 

@@ -7,11 +7,20 @@ testing, cli. ``legal`` and ``views`` are queries over a state's data and
 sit below the :class:`~calabrasella.State` that offers them as methods; they
 name ``State`` only for type checking (an ``if TYPE_CHECKING:`` import, which
 is not executed and is left out here).
+
+``svg`` (the pictures) sits above the core, beside ``testing`` and ``cli``.
+One edge goes upwards, on purpose: ``_pictures.svg_of`` (the core classes'
+``_repr_svg_``) imports ``svg`` inside the function, when a notebook asks for
+a picture. It is the only such edge (:data:`CALL_TIME_UPWARD`): the graph
+below leaves it out, and the tests at the end check that it stays inside
+that one function and that ``import calabrasella`` does not load ``svg``.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -73,6 +82,9 @@ def runtime_imports(path: Path) -> set[str]:
 PATHS = sorted(PACKAGE.rglob("*.py"))
 MODULES = {module_name(p) for p in PATHS}
 
+#: The one upward edge: a core class's ``_repr_svg_`` imports the pictures at call time.
+CALL_TIME_UPWARD = {("calabrasella._pictures", "calabrasella.svg")}
+
 
 def graph() -> dict[str, set[str]]:
     """Each module's runtime imports of other package modules.
@@ -83,7 +95,9 @@ def graph() -> dict[str, set[str]]:
     edges: dict[str, set[str]] = {}
     for path in PATHS:
         name = module_name(path)
-        edges[name] = {m for m in runtime_imports(path) if m in MODULES}
+        edges[name] = {
+            m for m in runtime_imports(path) if m in MODULES and (name, m) not in CALL_TIME_UPWARD
+        }
     return edges
 
 
@@ -136,6 +150,10 @@ def test_the_check_sees_function_level_imports() -> None:
         ("calabrasella.state", "calabrasella.engine"),
         ("calabrasella.views", "calabrasella.state"),
         ("calabrasella.deal", "calabrasella.engine"),
+        ("calabrasella.state", "calabrasella.svg"),
+        ("calabrasella.cards", "calabrasella.svg"),
+        ("calabrasella.svg", "calabrasella.cli"),
+        ("calabrasella.svg", "calabrasella.bots"),
     ],
 )
 def test_layers_import_downwards_only(lower: str, upper: str) -> None:
@@ -157,3 +175,33 @@ def test_no_module_is_long(path: Path) -> None:
     """One job per module: none is over about 600 lines."""
     lines = len(path.read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.name} has {lines} lines"
+
+
+def test_the_one_upward_edge_is_a_call_time_import_in_one_function() -> None:
+    """Only ``_pictures.svg_of`` imports ``svg`` from below it, and only inside the function."""
+    importers = {
+        module_name(p)
+        for p in PATHS
+        if "calabrasella.svg" in runtime_imports(p) and not module_name(p).startswith("calabrasella.svg")
+    }
+    assert importers == {"calabrasella._pictures"}
+    tree = ast.parse((PACKAGE / "_pictures.py").read_text(encoding="utf-8"))
+    top_level = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert all(n.module != "svg" for n in top_level if isinstance(n, ast.ImportFrom))
+    inside = [
+        f.name
+        for f in tree.body
+        if isinstance(f, ast.FunctionDef)
+        and any(isinstance(n, ast.ImportFrom) and n.module == "svg" for n in ast.walk(f))
+    ]
+    assert inside == ["svg_of"]
+
+
+def test_importing_the_package_does_not_load_the_pictures() -> None:
+    """``import calabrasella`` leaves ``calabrasella.svg`` unloaded; a picture asked for loads it."""
+    code = (
+        "import sys, calabrasella as cb; a = 'calabrasella.svg' in sys.modules; "
+        "cb.DECK[0]._repr_svg_(); print(a, 'calabrasella.svg' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]

@@ -1,0 +1,188 @@
+"""The docs' pictures, drawn by calabrasella.svg when the site is built (an mkdocs hook).
+
+A page asks for a picture with an HTML comment on a line of its own::
+
+    <!-- picture: trick -->
+    <!-- picture: chart title="Mean payment per deal" unit="units" -->
+
+and :func:`on_page_markdown` puts the SVG in its place (inline, so the page's
+light or dark scheme colours the labels). A ``chart`` draws the Markdown table
+just above the comment as bars, a cell like ``+5.86 [+5.40, +6.31]`` as a value
+with its confidence interval and ``0.35-0.37`` as a range; so the charts always
+show the figures the page's table gives. Every other name is a function of
+:data:`PICTURES`, which plays seeded deals through the public API.
+
+Run as a script, it writes ``docs/images/deal.svg`` (the README's picture);
+``tests/unit/test_docs_pictures.py`` checks that file is what this draws now.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shlex
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import calabrasella as cb
+from calabrasella import svg
+from calabrasella.bots.heuristic import HeuristicBot
+
+MARKER = re.compile(r"^<!-- picture: (.+?) -->[ \t]*$", re.MULTILINE)
+
+
+def heuristic_deal(rules: cb.Ruleset, seed: int, until: Callable[[cb.State], bool] | None = None) -> cb.State:
+    """A deal played by three heuristic bots from ``seed``, stopped where ``until`` says (or at the end)."""
+    bots = [HeuristicBot(seed * 3 + k) for k in range(rules.players)]
+    rng = random.Random(seed)
+    state = cb.new_deal(rules, dealer=seed % rules.players, seed=seed)
+    while not state.is_over and not (until and until(state)):
+        if state.is_chance:
+            state = cb.apply(state, cb.sample_chance(state, rng))
+        else:
+            seat = state.to_move
+            assert seat is not None  # not a chance node: a seat acts
+            state = cb.apply(state, bots[seat].choose(state.view(seat)))
+    return state
+
+
+def first_with(bonus: cb.Bonus, rules: cb.Ruleset = cb.CALABRESELLA) -> cb.State:
+    """The first seeded heuristic deal that ends with ``bonus`` (cappotto or stramazzo)."""
+    for seed in range(1000):
+        state = heuristic_deal(rules, seed)
+        if state.result is not None and state.result.bonus is bonus:
+            return state
+    raise LookupError(f"no {bonus.value} in 1000 deals")
+
+
+def middle() -> cb.State:
+    """The home page's moment: a Calabresella deal in its fifth trick, two cards played."""
+    return heuristic_deal(cb.CALABRESELLA, 5, lambda s: s.tricks_played == 4 and len(s.trick) == 2)
+
+
+def side_by_side(*pictures: str) -> str:
+    return '<div style="display:flex;flex-wrap:wrap;gap:1em">' + "".join(
+        f'<div style="flex:1 1 320px">{p}</div>' for p in pictures
+    ) + "</div>"
+
+
+def full_width(picture: str) -> str:
+    """Let a picture shrink to the page's width (its viewBox keeps the shape)."""
+    return picture.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
+
+
+def state_and_view() -> str:
+    state = middle()
+    return side_by_side(svg.table(state, bottom=state.to_move), svg.table(state.view(state.to_move or 0)))
+
+
+def notebook(part: str) -> str:
+    """The notebook page's deal (Cavendish, seed 11): the table as the play begins, the tricks, the record."""
+    deal = heuristic_deal(cb.CAVENDISH, 11)
+    if part == "start":
+        record = cb.Record.from_state(deal)
+        return svg.table(next(s for s in record.states() if s.phase is cb.Phase.PLAYING))
+    if part == "record":
+        return svg.record(deal)
+    tricks = [svg.trick(deal, n) for n in range(1, 13)]
+    return '<div style="display:flex;flex-wrap:wrap;gap:0.5em">' + "".join(tricks) + "</div>"
+
+
+PICTURES: dict[str, Callable[..., str]] = {
+    "deal": lambda: svg.table(middle()),
+    "card-order": lambda: svg.cards("3d 2d Ad Kd Qd Jd 7d 6d 5d 4d".split(), units=True, spread=0.9),
+    "suits": lambda: svg.legend(),
+    "trick": lambda: svg.trick([(1, "Kc"), (2, "3c"), (0, "Ac")], players=3),
+    "flow": lambda rules: svg.flow(cb.find_ruleset(rules)),
+    "cappotto": lambda: svg.record(first_with(cb.Bonus.CAPPOTTO), title="Cappotto: one side takes every trick"),
+    "stramazzo": lambda: svg.record(first_with(cb.Bonus.STRAMAZZO), title="Stramazzo: the losers make no point"),
+    "state-and-view": state_and_view,
+    "record": lambda: svg.record(cb.Record.from_state(heuristic_deal(cb.CAVENDISH, 7))),
+    "notebook": notebook,
+}
+
+
+def _cell(text: str) -> tuple[float, float | None, float | None] | None:
+    """``+5.86 [+5.40, +6.31]`` -> (5.86, 5.4, 6.31); ``0.35-0.37`` -> (0.36, 0.35, 0.37); ``0.23``."""
+    text = text.replace(",", "") if "[" not in text else text
+    text = re.sub(r"\s*(µs|ms|KB|s|%)\s*$", "", text)  # the unit, which the chart's axis names
+    m = re.fullmatch(r"\s*([+-]?[\d.]+)\s*\[\s*([+-]?[\d.]+)\s*,\s*([+-]?[\d.]+)\s*\]\s*", text)
+    if m:
+        return float(m[1]), float(m[2]), float(m[3])
+    m = re.fullmatch(r"\s*([\d.]+)-([\d.]+)\s*", text)
+    if m:
+        lo, hi = float(m[1]), float(m[2])
+        return round((lo + hi) / 2, 4), lo, hi
+    m = re.fullmatch(r"\s*([+-]?[\d.]+)\s*", text)
+    return (float(m[1]), None, None) if m else None
+
+
+def table_above(markdown: str, at: int) -> list[list[str]]:
+    """The rows (header first) of the last Markdown table before offset ``at``."""
+    lines = markdown[:at].rstrip("\n").splitlines()
+    rows: list[list[str]] = []
+    while lines and not lines[-1].lstrip().startswith("|"):  # text between: the table above it
+        lines.pop()
+    while lines and lines[-1].lstrip().startswith("|"):
+        rows.insert(0, [c.strip() for c in lines.pop().strip().strip("|").split("|")])
+    if len(rows) < 3:
+        raise ValueError("a chart marker must follow a Markdown table")
+    return [rows[0], *rows[2:]]
+
+
+def chart(markdown: str, at: int, title: str, unit: str, rows: str = "", columns: str = "") -> str:
+    """Bars for the numeric cells of the table above (rows whose label holds ``rows``, the columns listed)."""
+    head, *body = table_above(markdown, at)
+    wanted = [int(c) for c in columns.split(",")] if columns else range(1, len(head))
+    bars: list[svg.Bar] = []
+    for row in body:
+        if rows and rows not in row[0]:
+            continue
+        for c in wanted:
+            parsed = _cell(row[c])
+            if parsed is not None:
+                label = row[0].replace("`", "").replace(f", {rows}", "").replace(f" {rows}", "")
+                label = label if len(label) <= 30 else label[:29] + "…"
+                bars.append((label + (f" ({head[c]})" if len(wanted) > 1 else ""), *parsed))
+    return svg.bar_chart(bars, title=title, unit=unit)
+
+
+def draw(spec: str, markdown: str = "", at: int = 0) -> str:
+    """The picture a marker asks for: ``name`` then ``key="value"`` options or one plain argument."""
+    name, *args = shlex.split(spec)
+    options = dict(a.split("=", 1) for a in args if "=" in a)
+    plain = [a for a in args if "=" not in a]
+    if name == "chart":
+        return chart(markdown, at, **options)
+    return PICTURES[name](*plain, **options)
+
+
+def render(markdown: str) -> tuple[str, int]:
+    """Replace every marker of a page with its picture; return the page and how many were drawn."""
+    count = 0
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal count
+        count += 1
+        picture = draw(m[1], markdown, m.start())
+        return f'<div class="cb-picture">{full_width(picture)}</div>'
+
+    return MARKER.sub(one, markdown), count
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """The mkdocs hook: draw the page's pictures."""
+    return render(markdown)[0]
+
+
+def readme_picture() -> str:
+    """The README's deal picture (``docs/images/deal.svg``)."""
+    return PICTURES["deal"]() + "\n"
+
+
+if __name__ == "__main__":
+    target = Path(__file__).resolve().parents[1] / "images" / "deal.svg"
+    target.write_text(readme_picture(), encoding="utf-8")
+    print(f"wrote {target}", file=sys.stderr)

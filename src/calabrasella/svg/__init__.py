@@ -1,0 +1,389 @@
+"""Pictures: cards, hands, tricks, tables, deals and results drawn as SVG.
+
+Standard library only (and the package itself). Every function returns one
+``<svg>`` element as a string: SVG 1.1 with a ``viewBox`` (it scales
+cleanly), no external font or image, no ``id`` attributes (so any number of
+pictures can share a page), the same bytes for the same input on every run.
+
+The suits are drawn as shapes: the Italian pattern by default (coins, cups,
+swords, batons; the library writes them ``d h s c``), the French symbols
+(♦ ♥ ♠ ♣) with ``suits="french"``. ``theme="dark"`` draws labels light for a
+dark page; cards and the table look the same in both, and labels outside the
+table use ``currentColor`` in the light theme, so they follow the page.
+``colors`` replaces any colour by name (see :data:`LIGHT`); ``scale``
+multiplies the natural size (the ``width`` and ``height`` attributes).
+
+Importing ``calabrasella`` does not import this module; the objects'
+``_repr_svg_`` methods import it when a notebook asks for a picture.
+
+Example:
+    >>> import calabrasella as cb
+    >>> from calabrasella import svg
+    >>> picture = svg.card(cb.Card.parse("Ad"))
+    >>> picture.startswith("<svg") and 'viewBox="0 0 50 75"' in picture
+    True
+    >>> svg.table(cb.new_deal(cb.CAVENDISH, seed=7).view(1)) == svg.table(
+    ...     cb.new_deal(cb.CAVENDISH, seed=7).view(1))
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Optional, Union
+
+from ..cards import Card, CardSet
+from ..match import Match
+from ..records import Record
+from ..rulesets import Ruleset
+from ..scoring import Result
+from ..state import State
+from ..views import View
+from ._cards import CARD_H, CARD_W, check_suits, draw_back, draw_card, draw_suit
+from ._chart import Bar, draw_bars, draw_flow, flow_rows, flow_size
+from ._deal import RECORD_W, draw_match, draw_record, draw_result, record_height
+from ._doc import DARK, LIGHT, Canvas, Style
+from ._scene import Trick, direction_of, scene, trick_winner, tricks_of
+from ._table import H as TABLE_H
+from ._table import W as TABLE_W
+from ._table import draw_table, draw_trick, slots
+
+__all__ = [
+    "DARK",
+    "LIGHT",
+    "Bar",
+    "Style",
+    "back",
+    "bar_chart",
+    "card",
+    "cards",
+    "flow",
+    "legend",
+    "match",
+    "picture",
+    "record",
+    "result",
+    "suit",
+    "table",
+    "trick",
+]
+
+Colors = Optional[Mapping[str, str]]
+CardsLike = Union[CardSet, str, Iterable[Union[Card, str]]]
+#: A trick given by hand: ``(seat, card)`` pairs from the leader's (cards or their codes).
+Plays = Sequence[tuple[int, Union[Card, str]]]
+
+
+def _canvas(w: float, h: float, theme: str, colors: Colors, title: str) -> Canvas:
+    return Canvas(w, h, Style(theme, colors), title)
+
+
+def _as_card(value: Union[Card, str]) -> Card:
+    return value if isinstance(value, Card) else Card.parse(value)
+
+
+def card(
+    value: Union[Card, str],
+    *,
+    suits: str = "italian",
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return a card face (50 x 75 at scale 1).
+
+    Raises:
+        NotationError: ``value`` is not a card.
+        ValueError: an unknown ``suits``, ``theme`` or colour name.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> card(cb.Card.parse("3s"), suits="french").count("<svg")
+        1
+    """
+    c = _as_card(value)
+    cv = _canvas(CARD_W, CARD_H, theme, colors, f"{c.name} ({c.code})")
+    draw_card(cv, c, 0, 0, suits=check_suits(suits))
+    return cv.svg(scale)
+
+
+def back(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
+    """Return a face-down card (its back), 50 x 75 at scale 1."""
+    cv = _canvas(CARD_W, CARD_H, theme, colors, "a face-down card")
+    draw_back(cv, 0, 0)
+    return cv.svg(scale)
+
+
+def suit(
+    value: object,
+    *,
+    suits: str = "italian",
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return a suit's shape alone, 40 x 40 at scale 1 (``value``: a :class:`~calabrasella.Suit` or its letter)."""
+    from ..suits import Suit
+
+    s = value if isinstance(value, Suit) else Suit.parse(str(value))
+    cv = _canvas(40, 40, theme, colors, f"{s.name.lower()} ({s.letter})")
+    draw_suit(cv, s, 20, 20, 17, check_suits(suits))
+    return cv.svg(scale)
+
+
+def legend(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
+    """Return the four suits: the Italian shape, the French symbol, the letter and the names.
+
+    Example:
+        >>> legend().count("coins (denari)")
+        1
+    """
+    from ..suits import Suit
+
+    cv = _canvas(430, 4 * 46 + 34, theme, colors, "the suits")
+    for x, word in ((30, "Italian"), (80, "French"), (118, "letter")):
+        cv.text(x, 16, word, size=10, color="muted", anchor="middle")
+    for k, s in enumerate(Suit):
+        y = 30 + k * 46
+        draw_suit(cv, s, 30, y + 20, 17, "italian")
+        draw_suit(cv, s, 80, y + 20, 15, "french")
+        cv.text(112, y + 27, s.letter, size=20, weight="bold")
+        cv.text(140, y + 19, f"{s.name.lower()} ({s.italian})", size=13)
+        cv.text(
+            140,
+            y + 36,
+            f"written {s.letter} or {s.symbol}, e.g. A{s.letter} = A{s.symbol}",
+            size=11,
+            color="muted",
+        )
+    return cv.svg(scale)
+
+
+def cards(
+    values: CardsLike,
+    *,
+    suits: str = "italian",
+    units: bool = False,
+    spread: float = 1.0,
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return cards in a row, in the order given (a :class:`~calabrasella.CardSet` in canonical order).
+
+    ``units`` writes each card's units (thirds of a point) under it;
+    ``spread`` is the step from one card to the next in card widths (below 1 they overlap).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> cards(cb.CardSet.parse("Ad 3s"), units=True).count("<title>")
+        3
+    """
+    check_suits(suits)
+    seq = list(CardSet.parse(values)) if isinstance(values, str) else [_as_card(v) for v in values]
+    step = CARD_W * spread + (4 if spread >= 1 else 0)
+    width = CARD_W + step * max(len(seq) - 1, 0) + 8
+    height = CARD_H + 8 + (18 if units else 0)
+    title = " ".join(c.code for c in seq) or "no cards"
+    cv = _canvas(width, height, theme, colors, title)
+    for k, c in enumerate(seq):
+        draw_card(cv, c, 4 + k * step, 4, suits=suits)
+        if units:
+            cv.text(4 + k * step + CARD_W / 2, CARD_H + 20, f"{c.units}", size=12, anchor="middle")
+    return cv.svg(scale)
+
+
+def _trick_of(
+    source: Union[State, View, Plays], number: Optional[int]
+) -> tuple[Trick, int, int, str]:
+    if isinstance(source, (State, View)):
+        sc = scene(source)
+        tricks = sc.tricks if number is None else [t for t in sc.tricks if t.number == number]
+        if not tricks:
+            raise ValueError(f"number={number!r}: no such trick in this deal yet")
+        t = tricks[-1] if number is None else tricks[0]
+        return t, sc.players, sc.seat if sc.seat is not None else 0, direction_of(sc.rules)
+    plays = tuple((int(seat), _as_card(c)) for seat, c in source)
+    winner = trick_winner(plays) if len(plays) == 3 else None
+    units = sum(c.units for _, c in plays) + (3 if number == 12 else 0)
+    return Trick(plays, number or 0, winner, units), 3, 0, "left"
+
+
+def trick(
+    source: Union[State, View, Plays],
+    number: Optional[int] = None,
+    *,
+    players: Optional[int] = None,
+    bottom: Optional[int] = None,
+    direction: Optional[str] = None,
+    suits: str = "italian",
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return a trick: its cards placed by seat, the winner ringed, its units written.
+
+    ``source`` is a state or a view (``number`` 1..12 picks a trick played,
+    by default the current one), or ``(seat, card)`` pairs from the leader's.
+
+    Example:
+        >>> trick([(1, "Kd"), (2, "3d"), (0, "4c")]).count("<title>")
+        4
+    """
+    t, n, seat, way = _trick_of(source, number)
+    n = players or n
+    way = direction or way
+    places = slots(n, seat if bottom is None else bottom, way)
+    cv = _canvas(260, 230, theme, colors, f"trick {t.number}" if t.number else "a trick")
+    cv.add("rect", x=1, y=1, width=258, height=228, rx=14, fill=cv.style["felt"])
+    draw_trick(cv, t, places, 130, 118, check_suits(suits))
+    for seat, place in places.items():
+        x, y, anchor = {
+            "bottom": (130, 222, "middle"),
+            "left": (8, 40, "start"),
+            "right": (252, 40, "end"),
+            "top": (130, 16, "middle"),
+        }[place]
+        cv.text(x, y, f"seat {seat}", size=11, color="on_felt", anchor=anchor)
+    if t.number:
+        cv.text(8, 16, f"trick {t.number}", size=11, color="on_felt", weight="bold")
+    if t.winner is not None:
+        cv.text(8, 222, f"won by seat {t.winner}", size=11, color="on_felt", weight="bold")
+        cv.text(252, 222, f"{t.units} units", size=11, color="on_felt", anchor="end")
+    return cv.svg(scale)
+
+
+def table(
+    source: Union[State, View],
+    *,
+    bottom: Optional[int] = None,
+    direction: Optional[str] = None,
+    suits: str = "italian",
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return the table seen from above: every seat, hand, the stock, the trick and the contract.
+
+    A state shows every hand face up; a view shows only its seat's own hand
+    face up, the other hands as backs with their count, and the stock as the
+    seat may see it (drawn from the view alone). ``bottom`` is the seat at
+    the bottom (the view's seat, or seat 0); ``direction`` (``"left"`` or
+    ``"right"``) overrides the ruleset's (Cavendish left, Calabresella right).
+
+    Raises:
+        TypeError: ``source`` is neither a state nor a view.
+        ValueError: a bad ``bottom``, ``direction``, ``suits``, ``theme`` or colour name.
+    """
+    if direction not in (None, "left", "right"):
+        raise ValueError(f"direction={direction!r}: expected 'left' or 'right'")
+    sc = scene(source)
+    what = "state" if sc.seat is None else f"view of seat {sc.seat}"
+    cv = _canvas(TABLE_W, TABLE_H, theme, colors, f"{sc.rules.terms.title}: the table ({what})")
+    draw_table(sc, cv, bottom=bottom, suits=check_suits(suits), direction=direction)
+    return cv.svg(scale)
+
+
+def record(
+    source: Union[Record, State],
+    *,
+    title: str = "",
+    suits: str = "italian",
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return a deal on one page: the hands dealt, the auction and exchange, the tricks, the result.
+
+    ``source`` is a record or a state (a state holds every card).
+    """
+    state = source.replay() if isinstance(source, Record) else source
+    if not isinstance(state, State):
+        raise TypeError(f"expected a Record or a State, got {type(source).__name__}")
+    cv = _canvas(
+        RECORD_W, record_height(state), theme, colors, title or f"{state.rules.terms.title}: a deal"
+    )
+    draw_record(cv, state, title, check_suits(suits))
+    return cv.svg(scale)
+
+
+def result(
+    value: Result,
+    *,
+    rules: Optional[Ruleset] = None,
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return a result: the sides' units as a bar, the winner, the value and the payments."""
+    cv = _canvas(620, 110, theme, colors, "the result of a deal")
+    draw_result(cv, value, rules, 10, 4, 600)
+    return cv.svg(scale)
+
+
+def match(value: Match, *, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
+    """Return a match: each player's running total after each deal."""
+    cv = _canvas(620, 260, theme, colors, "a match: the running totals")
+    agreed = "" if value.deals is None else f" of {value.deals}"
+    draw_match(
+        cv,
+        value.history,
+        value.rules.players,
+        f"{value.rules.terms.title}: {len(value.finished)}{agreed} deals",
+    )
+    return cv.svg(scale)
+
+
+def bar_chart(
+    bars: Sequence[Bar],
+    *,
+    title: str,
+    unit: str,
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return horizontal bars ``(label, value, low, high)``, the interval drawn as a whisker.
+
+    Example:
+        >>> bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u").count("<rect")
+        2
+    """
+    if not bars:
+        raise ValueError("a bar chart needs at least one bar")
+    cv = _canvas(720, 40 + 30 * len(bars) + 44, theme, colors, title)
+    draw_bars(cv, bars, title, unit)
+    return cv.svg(scale)
+
+
+def flow(rules: Ruleset, *, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
+    """Return the flow of a deal under ``rules``: auction, each contract's exchange steps, play, result."""
+    rows = flow_rows(rules)
+    width, height = flow_size(rules, rows)
+    cv = _canvas(width, height, theme, colors, f"the flow of a deal: {rules.name}")
+    draw_flow(cv, rules, rows)
+    return cv.svg(scale)
+
+
+def picture(value: object) -> str:
+    """Return the default picture of a library object (what a notebook shows).
+
+    Raises:
+        TypeError: there is no picture for ``value``'s type.
+    """
+    if isinstance(value, Card):
+        return card(value)
+    if isinstance(value, CardSet):
+        return cards(value, spread=0.6)
+    if isinstance(value, (State, View)):
+        return table(value)
+    if isinstance(value, Record):
+        return record(value)
+    if isinstance(value, Result):
+        return result(value)
+    if isinstance(value, Match):
+        return match(value)
+    raise TypeError(f"no picture for a {type(value).__name__}")
+
+
+_ = (tricks_of, LIGHT, DARK)

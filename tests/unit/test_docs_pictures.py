@@ -1,0 +1,109 @@
+"""The docs' pictures: drawn by the mkdocs hook from the library, at least 12, and the README's kept current."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+
+def hook() -> Any:
+    """docs/hooks/pictures.py, loaded as mkdocs loads it (a file, not a package module)."""
+    spec = importlib.util.spec_from_file_location(
+        "docs_pictures_hook", DOCS / "hooks" / "pictures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HOOK = hook()
+SVG = re.compile(r"<svg [^>]*version=\"1.1\"[^>]*>.*?</svg>", re.DOTALL)
+
+
+def pictures_of(page: str) -> list[str]:
+    markdown, count = HOOK.render((DOCS / page).read_text(encoding="utf-8"))
+    found = SVG.findall(markdown)
+    assert count and len(found) >= count
+    return list(found)
+
+
+def test_the_hook_is_configured_and_its_folder_left_out_of_the_site() -> None:
+    """mkdocs.yml runs the hook and does not publish the hook's source."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "hooks:\n  - docs/hooks/pictures.py" in config
+    assert re.search(r"exclude_docs: \|\n(  .*\n)*  hooks/\n", config)
+
+
+def test_the_docs_show_at_least_twelve_library_pictures_on_the_pages_asked_for() -> None:
+    """Home, rules, concepts, records, bots and performance each have pictures; 12 or more in all."""
+    per_page = {
+        page: len(pictures_of(page))
+        for page in (
+            "index.md",
+            "rules.md",
+            "concepts.md",
+            "records.md",
+            "bots.md",
+            "performance.md",
+            "pictures.md",
+        )
+    }
+    assert all(per_page.values()), per_page
+    assert sum(per_page.values()) >= 12, per_page
+    assert per_page["rules.md"] >= 7  # card order, suits, trick, two flows, cappotto, stramazzo
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "index.md",
+        "rules.md",
+        "concepts.md",
+        "records.md",
+        "bots.md",
+        "performance.md",
+        "pictures.md",
+    ],
+)
+def test_every_docs_picture_is_well_formed_svg(page: str) -> None:
+    """Each picture on a page parses and has a viewBox and a title."""
+    for picture in pictures_of(page):
+        root = ET.fromstring(picture)
+        assert root.get("viewBox") and root.find("{http://www.w3.org/2000/svg}title") is not None
+
+
+def test_the_cappotto_and_stramazzo_examples_are_what_they_say() -> None:
+    """The deals the rules page draws end with the bonus it names."""
+    import calabrasella as cb
+
+    for bonus in (cb.Bonus.CAPPOTTO, cb.Bonus.STRAMAZZO):
+        state = HOOK.first_with(bonus)
+        assert state.result.bonus is bonus and f"({bonus.value})" in HOOK.svg.record(state)
+
+
+def test_a_chart_shows_the_figures_of_the_table_above_it() -> None:
+    """The bars are the table's numbers: value and interval read from each cell."""
+    page = "| Rules | A | B |\n|---|---|---|\n| x | +5.86 [+5.40, +6.31] | 0.35-0.37 |\n\n"
+    markdown, count = HOOK.render(page + '<!-- picture: chart title="t" unit="u" -->\n')
+    assert count == 1
+    assert ">5.86</text>" in markdown and ">0.36</text>" in markdown  # the middle of a range
+    assert HOOK._cell("+5.86 [+5.40, +6.31]") == (5.86, 5.4, 6.31)
+    assert HOOK._cell("3.1-3.3 µs") == (3.2, 3.1, 3.3)
+    with pytest.raises(ValueError, match="Markdown table"):
+        HOOK.render('text\n<!-- picture: chart title="t" unit="u" -->\n')
+
+
+def test_the_readme_deal_picture_is_what_the_generator_draws_now() -> None:
+    """docs/images/deal.svg is current: regenerate it with ``python docs/hooks/pictures.py``."""
+    committed = (DOCS / "images" / "deal.svg").read_text(encoding="utf-8")
+    assert committed == HOOK.readme_picture(), "run: python docs/hooks/pictures.py"
+    assert "docs/images/deal.svg" in (ROOT / "README.md").read_text(encoding="utf-8")

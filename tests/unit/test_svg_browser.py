@@ -1,0 +1,233 @@
+"""The pictures seen in a real browser: headless Chromium renders a page of every kind of picture.
+
+It checks that the screenshot is not blank, that each picture drew something
+where it sits on the page, that each picture's box lies inside the page, and
+that what each picture draws lies inside its own viewBox (nothing cut off at
+an edge). It uses the system's Chromium (Debian's ``chromium`` package, or the
+binary named by ``CALABRASELLA_CHROMIUM``); nothing downloads a browser. It
+skips, saying why, where there is none. Set ``CALABRASELLA_SCREENSHOTS`` to a
+folder to keep the page and the screenshot.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import random
+import shutil
+import struct
+import subprocess
+import tempfile
+import zlib
+from pathlib import Path
+
+import pytest
+
+import calabrasella as cb
+from calabrasella import svg
+
+
+def chromium() -> str | None:
+    named = os.environ.get("CALABRASELLA_CHROMIUM")
+    if named:
+        return named
+    for name in ("chromium", "chromium-browser"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None
+
+
+BROWSER = chromium()
+pytestmark = pytest.mark.skipif(
+    BROWSER is None,
+    reason="no Chromium found (install Debian's chromium package, or set CALABRASELLA_CHROMIUM)",
+)
+
+
+def played(rules: cb.Ruleset, seed: int, steps: int | None = None) -> cb.State:
+    rng = random.Random(seed)
+    state = cb.new_deal(rules, dealer=seed % rules.players, seed=seed)
+    while not state.is_over and (steps is None or len(state.history) < steps):
+        state = cb.apply(
+            state,
+            cb.sample_chance(state, rng)
+            if state.is_chance
+            else rng.choice(cb.legal_actions(state)),
+        )
+    return state
+
+
+def gallery() -> dict[str, str]:
+    """One of each kind of picture, and a few options."""
+    mid = played(cb.CALABRESELLA, 3, 22)
+    end = played(cb.CAVENDISH, 4)
+    match = cb.Match.start(cb.CAVENDISH, seed=1, deals=3)
+    for seed in range(3):
+        match = match.record(_next(match, seed))
+    return {
+        "card": svg.card("Ad"),
+        "card-french-dark": svg.card("Qh", suits="french", theme="dark"),
+        "back": svg.back(),
+        "suit": svg.suit("s"),
+        "legend": svg.legend(),
+        "cards": svg.cards(cb.CardSet.parse("3d 2d Ad Kd Qd Jd 7d 6d 5d 4d"), units=True),
+        "trick": svg.trick(end, 12),
+        "table-state": svg.table(mid),
+        "table-view": svg.table(mid.view(1)),
+        "table-four": svg.table(played(cb.Cavendish(players=4), 5, 30).view(2), suits="french"),
+        "table-over": svg.table(end.view(0), theme="dark"),
+        "record": svg.record(end),
+        "result": svg.result(end.result, rules=end.rules),  # type: ignore[arg-type]
+        "match": svg.match(match),
+        "bar-chart": svg.bar_chart(
+            [("Cavendish", 19.65, 18.24, 21.06), ("Calabresella", 5.86, 5.4, 6.31)],
+            title="Mean payment per deal",
+            unit="units",
+        ),
+        "flow-cavendish": svg.flow(cb.CAVENDISH),
+        "flow-calabresella": svg.flow(cb.CALABRESELLA),
+    }
+
+
+def _next(match: cb.Match, seed: int) -> cb.State:
+    rng = random.Random(seed)
+    state = match.next_deal(seed=seed)
+    while not state.is_over:
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    return state
+
+
+SCRIPT = """
+<script>
+const out = [];
+for (const box of document.querySelectorAll('div.pic')) {
+  const el = box.querySelector('svg');
+  const r = el.getBoundingClientRect();
+  const b = el.getBBox();
+  const v = el.viewBox.baseVal;
+  out.push({kind: box.dataset.kind, left: r.left + scrollX, top: r.top + scrollY, right: r.right + scrollX,
+            bottom: r.bottom + scrollY, bbox: [b.x, b.y, b.x + b.width, b.y + b.height],
+            view: [v.x, v.y, v.x + v.width, v.y + v.height]});
+}
+const page = {width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight};
+document.getElementById('boxes').textContent = JSON.stringify({page: page, boxes: out});
+</script>
+"""
+
+
+def page_of(pictures: dict[str, str]) -> str:
+    body = "".join(
+        f'<h3>{html.escape(kind)}</h3><div class="pic" data-kind="{html.escape(kind)}">{picture}</div>'
+        for kind, picture in pictures.items()
+    )
+    style = "body{margin:16px;font-family:sans-serif;background:#fff;color:#1d1d1f} .pic{display:inline-block}"
+    return (
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{style}</style></head><body>"
+        f"{body}<pre id='boxes'></pre>{SCRIPT}</body></html>"
+    )
+
+
+def run_browser(*args: str) -> subprocess.CompletedProcess[str]:
+    assert BROWSER is not None
+    with tempfile.TemporaryDirectory() as profile:
+        flags = [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            f"--user-data-dir={profile}",
+        ]
+        return subprocess.run(
+            [BROWSER, *flags, *args], capture_output=True, text=True, timeout=120, check=False
+        )
+
+
+def png_pixels(data: bytes) -> tuple[int, int, int, list[bytes]]:
+    """Decode an 8-bit, non-interlaced PNG (what Chromium writes): width, height, bytes per pixel, rows."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", chunk)
+            assert depth == 8 and interlace == 0 and color in (2, 6)
+            bpp = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows: list[bytes] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, bpp, rows
+
+
+def test_every_kind_of_picture_renders_inside_the_page_in_chromium(tmp_path: Path) -> None:
+    """Chromium draws each picture: not blank, inside the page, its drawing inside its viewBox."""
+    pictures = gallery()
+    page = tmp_path / "pictures.html"
+    page.write_text(page_of(pictures), encoding="utf-8")
+    dom = run_browser("--dump-dom", "--virtual-time-budget=3000", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    text = dom.stdout[dom.stdout.index('<pre id="boxes">') + 16 :]
+    found = json.loads(html.unescape(text[: text.index("</pre>")]))
+    boxes, size = found["boxes"], found["page"]
+    assert [b["kind"] for b in boxes] == list(pictures)
+    for b in boxes:
+        assert (
+            0 <= b["left"] < b["right"] <= size["width"]
+            and 0 <= b["top"] < b["bottom"] <= size["height"]
+        ), b
+        x0, y0, x1, y1 = b["bbox"]
+        v0, w0, v1, w1 = b["view"]
+        assert x0 >= v0 - 1 and y0 >= w0 - 1 and x1 <= v1 + 1 and y1 <= w1 + 1, (
+            f"{b['kind']} draws outside its viewBox: {b}"
+        )
+
+    shot = tmp_path / "pictures.png"
+    width, height = int(size["width"]), int(size["height"])
+    result = run_browser(f"--window-size={width},{height}", f"--screenshot={shot}", page.as_uri())
+    assert shot.exists(), result.stderr[-2000:]
+    w, h, bpp, rows = png_pixels(shot.read_bytes())
+    assert (w, h) == (width, height)
+    colours = {rows[y][x * bpp : x * bpp + 3] for y in range(0, h, 7) for x in range(0, w, 7)}
+    assert len(colours) > 50, "the screenshot is blank or nearly so"
+    for b in boxes:  # each picture drew something where the page put it
+        inside = {
+            rows[y][x * bpp : x * bpp + 3]
+            for y in range(int(b["top"]) + 1, min(int(b["bottom"]), h), 3)
+            for x in range(int(b["left"]) + 1, min(int(b["right"]), w), 3)
+        }
+        assert len(inside) > 3, f"{b['kind']} looks blank on screen"
+    keep = os.environ.get("CALABRASELLA_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(keep) / shot.name)
+        shutil.copy(page, Path(keep) / page.name)
