@@ -52,6 +52,7 @@ _new = object.__new__
 # and the trick after its first card and after its second.
 _PLAY_ENTRIES = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
 _LEADS = tuple((c,) for c in range(40))
+_ACTION_CLASSES = frozenset(ACTION_TYPES)  # (a variant's own kinds are subclasses: isinstance)
 _SECONDS = tuple(tuple((c0, c1) for c1 in range(40)) for c0 in range(40))
 
 
@@ -242,7 +243,7 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         if new_hands[winner]:
             return new
         return finish(new, winner)
-    if not isinstance(action, ACTION_TYPES):
+    if action.__class__ not in _ACTION_CLASSES and not isinstance(action, ACTION_TYPES):
         raise NotAnActionError(action)
     if action.__class__ in IRREGULAR:  # table mode's (refused under the default rules)
         return apply_irregular(state, action)
