@@ -21,7 +21,6 @@ from . import _bits, legal
 from ._auction import _PASS_KEY, position_of
 from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
-from ._table import apply_irregular
 from ._tricks import SUIT_PLAYS
 from .actions import ACTION_TYPES, IRREGULAR, PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
@@ -246,6 +245,8 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     if action.__class__ not in _ACTION_CLASSES and not isinstance(action, ACTION_TYPES):
         raise NotAnActionError(action)
     if action.__class__ in IRREGULAR:  # table mode's (refused under the default rules)
+        from ._table import apply_irregular  # (loaded on first use: most programs never do)
+
         return apply_irregular(state, action)
     if phase is BIDDING:
         return _apply_bidding(state, action)

@@ -10,14 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Optional
 
 from . import _pictures, legal, views
-from ._pickle import (
-    decode_exchange,
-    decode_history,
-    decode_rules,
-    encode_exchange,
-    encode_history,
-    encode_rules,
-)
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
@@ -328,6 +320,8 @@ class State:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
+        from ._pickle import encode_exchange, encode_history, encode_rules  # (on first use)
+
         ex = self._exchange
         deal = self._deal
         seats, codes, draws = encode_history(self._history)
@@ -385,6 +379,8 @@ def _state_from(
     result: Optional[Result],
 ) -> State:
     """Return the state :meth:`State.__reduce__` pickled."""
+    from ._pickle import decode_exchange, decode_history, decode_rules  # (on first use)
+
     ruleset = decode_rules(rules)
     return make_state(
         rules=ruleset,

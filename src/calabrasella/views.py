@@ -17,14 +17,6 @@ import attrs
 
 from . import _pictures, legal
 from ._auction import position_of
-from ._pickle import (
-    CONTRACTS,
-    MODIFIERS,
-    decode_actions,
-    decode_rules,
-    encode_actions,
-    encode_rules,
-)
 from ._tricks import legal_plays
 from .actions import (
     Abandon,
@@ -202,6 +194,8 @@ class View:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
+        from ._pickle import CONTRACTS, MODIFIERS, encode_actions, encode_rules  # (on first use)
+
         history = self.history
         forced = self.forced_moves
         return (
@@ -518,6 +512,7 @@ _Coded = tuple[Any, bytes, tuple[Any, ...], tuple[tuple[int, str], ...]]
 def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
     """Return ``head``, the codes of ``actions`` with each Hidden as a pass, their draws,
     and the Hidden ones as (place, kind)."""
+    from ._pickle import encode_actions
     hidden = tuple([(i, a.kind) for i, a in enumerate(actions) if a.__class__ is Hidden])
     if hidden:
         actions = [_STAND_IN if a.__class__ is Hidden else a for a in actions]
@@ -528,6 +523,8 @@ def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
 def _decode_entries(
     codes: bytes, draws: tuple[Any, ...], hidden: tuple[tuple[int, str], ...]
 ) -> list[Any]:
+    from ._pickle import decode_actions
+
     actions: list[Any] = decode_actions(codes, draws)
     for i, kind in hidden:
         actions[i] = _hidden(kind)
@@ -549,6 +546,7 @@ def _view_from(
     legal: tuple[bytes, tuple[int, ...]], final_stock: int, result: Result | None,
 ) -> View:  # fmt: skip
     """Return the view :meth:`View.__reduce__` pickled."""
+    from ._pickle import CONTRACTS, MODIFIERS, decode_actions, decode_rules
     forced = _decode_entries(forced_codes, forced_draws, forced_hidden)
     d = {
         "rules": decode_rules(rules),
