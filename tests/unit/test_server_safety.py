@@ -185,8 +185,8 @@ def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on() -> None:
             got = b""
             while chunk := await loop.sock_recv(sock, 1 << 16):  # the server aborted: ends
                 got += chunk
-            lines = [json.loads(line) for line in got.splitlines() if line.endswith(b"}")]
-            check_messages(server, 0, [m for m in lines if m["type"] != "welcome"])
+            received = [json.loads(line) for line in got.splitlines() if line.endswith(b"}")]
+            check_messages(server, 0, [m for m in received if m["type"] != "welcome"])
         except ConnectionResetError:
             pass  # an abort may reset the connection before the unread data is read
         finally:
