@@ -60,14 +60,14 @@ def states_to(final: cb.State) -> tuple[cb.State, ...]:
     return tuple(cb.Record.from_state(final).states())
 
 
-def state_at(server: Watched, deal: int, turn: int) -> cb.State:
+def state_at(server: Any, deal: int, turn: int) -> cb.State:
     """The server's state of deal ``deal`` (1-based) when its history was ``turn`` long."""
     final = server.finished[deal - 1] if deal <= len(server.finished) else server.state
     assert final is not None
     return states_to(final)[turn]
 
 
-def check_view(server: Watched, seat: int, message: Message) -> cb.State:
+def check_view(server: Any, seat: int, message: Message) -> cb.State:
     """A view message is exactly the seat's view of the state it was sent for; return that state."""
     assert message["turn"] == len(message["view"]["history"])
     state = state_at(server, message["deal"], message["turn"])
@@ -81,11 +81,13 @@ def check_view(server: Watched, seat: int, message: Message) -> cb.State:
     return state
 
 
-def check_messages(server: Watched, seat: int, messages: list[Message]) -> None:
+def check_messages(server: Any, seat: int, messages: list[Message]) -> None:
     """Every message a seat received shows it only what it may know.
 
     Views are checked with :func:`check_view`; a deal's result only once the
     deal is over (it is public then); no other message names a card.
+    ``server`` is anything with the ``finished`` deals' final states and the
+    ``state`` in progress (a :class:`Watched` table, or the records it saved).
     """
     for message in messages:
         if message["type"] == "view":
