@@ -282,3 +282,37 @@ def test_a_bots_only_table_plays_with_random_choices_under_no_seed() -> None:
 
     first, second = run(one()), run(one())
     assert [s.history for s in first] != [s.history for s in second]
+
+
+def test_resume_after_a_crash_between_a_deals_ledger_and_the_next_deal(tmp_path: Path) -> None:
+    """deal.json still holds the finished deal's last unfinished state: it is not played again."""
+
+    async def play(table: Table) -> None:
+        await table.start()
+        try:
+            await table.wait()
+        finally:
+            await table.close()
+
+    whole = Watched(cb.CAVENDISH, deals=3, seed=9, bots=(0, 1, 2), save_dir=tmp_path / "whole")
+    run(play(whole))
+    first = whole.finished[0]
+    folder = tmp_path / "crashed"
+    folder.mkdir()
+    settings = json.loads((tmp_path / "whole" / "table.json").read_text("utf-8"))
+    settings["matches_played"] = 0
+    (folder / "table.json").write_text(json.dumps(settings), "utf-8")
+    (folder / "ledger.json").write_text(
+        cb.to_json(cb.Match(rules=cb.CAVENDISH, deals=3, finished=(first,))), "utf-8"
+    )
+    before_last = list(cb.Record.from_state(first).states())[-2]
+    (folder / "deal.json").write_text(cb.to_json(before_last), "utf-8")
+    resumed = Table.resume(folder)
+    assert resumed.state is None
+    assert resumed.match.finished == (first,)
+    finished: list[cb.State] = []
+    resumed.on_finished = finished.append
+    run(play(resumed))
+    assert finished == whole.finished[1:]  # the same deals 2 and 3, dealt from the seed
+    ledger = cb.from_json((folder / "match001-ledger.json").read_text("utf-8"), cb.Match)
+    assert ledger.finished == tuple(whole.finished)

@@ -209,7 +209,9 @@ class Table:
             table.match = cb.Match(rules=table.rules, deals=table.deals)
             table.seats = table._new_seats()
             state = None
-        if state is not None and not (state.is_over and finished and finished[-1] == state):
+        if state is not None and finished and state.deal == finished[-1].deal:
+            state = None  # the crash came after the deal's ledger, before the next deal
+        if state is not None and state.dealer == table.match.dealer and not state.is_over:
             table.state = state
         table._resumed = True
         return table
