@@ -16,11 +16,23 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_kit import Raw, Watched, check_messages, position, run, seat_three, until
+from server_kit import (
+    Message,
+    Raw,
+    Watched,
+    cards_in,
+    check_messages,
+    position,
+    run,
+    seat_three,
+    state_at,
+    until,
+)
 from support import load_example
 
 import calabrasella as cb
-from calabrasella.server import Limits, Table
+from calabrasella.server import Limits, Table, public_view_data
+from calabrasella.testing import cards_seat_may_know
 
 bc = load_example("bot_client")
 
@@ -316,3 +328,49 @@ def test_resume_after_a_crash_between_a_deals_ledger_and_the_next_deal(tmp_path:
     assert finished == whole.finished[1:]  # the same deals 2 and 3, dealt from the seed
     ledger = cb.from_json((folder / "match001-ledger.json").read_text("utf-8"), cb.Match)
     assert ledger.finished == tuple(whole.finished)
+
+
+def test_spectators_see_only_what_every_seat_may_know() -> None:
+    """A spectator gets each state's public view: no hand, no card some seat may not know."""
+
+    async def scenario() -> tuple[Watched, list[Message]]:
+        server = Watched(cb.CALABRESELLA, deals=3, seed=12, move_time=None)
+        port = await server.start()
+        try:
+            watcher = await Raw.connect(port)
+            welcome = await watcher.hello("eve", spectate=True)
+            assert welcome["spectator"] is True and welcome["seat"] is None
+            await watcher.send({"type": "action", "deal": 1, "turn": 0, "action": "pass"})
+            await watcher.error("not_seated")
+            await bots_play(server, port, choose=bold)
+            assert await watcher.is_closed()  # closed with the players at the match's end
+        finally:
+            await server.close()
+        return server, watcher.messages
+
+    server, messages = run(scenario())
+    views = [m for m in messages if m["type"] == "view"]
+    expected = [(n, t) for n, final in enumerate(server.finished, start=1)
+                for t in range(len(final.history) + 1)]  # fmt: skip
+    assert [(m["deal"], m["turn"]) for m in views] == expected
+    hidden_seen = False
+    for message in views:
+        state = state_at(server, message["deal"], message["turn"])
+        assert message["view"] == public_view_data(state)
+        assert message["view"]["hand"] == [] and message["view"]["legal_actions"] == []
+        common = set.intersection(*({c.code for c in cards_seat_may_know(state, seat)}
+                                    for seat in range(3)))  # fmt: skip
+        assert cards_in(message) <= common, cards_in(message) - common
+        hidden_seen |= "hidden" in json.dumps(message["view"]["history"])
+    assert hidden_seen  # some seat's private move was shown face down
+    assert [m for m in messages if m["type"] == "over"]
+    assert messages[-1]["type"] == "match_over"
+
+
+def bold(view: cb.View, rng: Any) -> cb.Action:
+    """Bid and raise whenever allowed, so deals have an exchange with private moves."""
+    for action in view.legal_actions:
+        if isinstance(action, (cb.Bid, cb.Raise)):
+            return action
+    result: cb.Action = bc.random_choice(view, rng)
+    return result

@@ -38,6 +38,7 @@ from ._protocol import (
     read_position,
     read_token,
 )
+from ._public import public_view_data
 from ._run import serve
 from ._store import ResumeError, Saved, load, write_atomic
 from ._table import Seat, Table
@@ -58,6 +59,7 @@ __all__ = [
     "describe",
     "encode",
     "load",
+    "public_view_data",
     "read_action",
     "read_message",
     "read_name",

@@ -27,6 +27,7 @@ from ._protocol import (
     read_position,
     read_token,
 )
+from ._public import public_view_data
 
 
 class Seat:
@@ -121,6 +122,7 @@ class Table:
         self._timer: asyncio.Handle | None = None
         self._deadline: tuple[tuple[int, int], float] | None = None
         self._conns: set[Connection] = set()
+        self.spectators: set[Connection] = set()
         self._closing = False
         self._resumed = False
 
@@ -230,7 +232,7 @@ class Table:
         bucket = Bucket(self.limits.rate, self.limits.burst, loop.time())
         try:
             while conn.dropped is None:
-                seated = conn.seat is not None
+                seated = conn.seat is not None or conn in self.spectators
                 timeout = self.limits.idle_timeout if seated else self.limits.hello_timeout
                 try:
                     line = await asyncio.wait_for(reader.readline(), timeout)
@@ -267,10 +269,10 @@ class Table:
             elif kind == "action":
                 self._action(conn, message)
             elif kind == "view":
-                seat = self._seated(conn)
+                seat = None if conn in self.spectators else self._seated(conn).number
                 if self.state is None:
                     raise ProtocolError("no_deal", "no deal is being played")
-                conn.send(self._view_message(seat.number))
+                conn.send(self._view_message(seat))
             elif kind == "ping":
                 conn.send({"type": "pong"})
             else:
@@ -298,11 +300,14 @@ class Table:
         return seat.conn is None and self._now() - seat.left_at >= self.grace
 
     def _hello(self, conn: Connection, message: Message) -> None:
-        if conn.seat is not None:
-            raise ProtocolError("already_seated", f"you sit at seat {conn.seat.number} already")
+        if conn.seat is not None or conn in self.spectators:
+            raise ProtocolError("already_seated", "you said hello already")
         if self.done.is_set():
             raise ProtocolError("closed", "the server has played its matches")
         name = read_name(message.get("name"))
+        if message.get("spectate") is True:
+            self._spectate(conn, name)
+            return
         token = message.get("token")
         if token is not None:
             seat = self._seat_of_token(read_token(token))
@@ -327,6 +332,16 @@ class Table:
             self._start_deal()
         self._advance()
 
+    def _spectate(self, conn: Connection, name: str) -> None:
+        self.spectators.add(conn)
+        conn.send({"type": "welcome", "seat": None, "name": name, "spectator": True,
+                   "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
+                   "seeded": self.seed is not None})  # fmt: skip
+        self.log(f"{name} watches")
+        conn.send(self._table_message())
+        if self.state is not None:
+            conn.send(self._view_message(None))
+
     def _seat_of_token(self, token: str) -> Seat:
         for seat in self.seats:
             if seat.token is not None and hmac.compare_digest(seat.token, token):
@@ -346,6 +361,7 @@ class Table:
         return self.seats[wanted]
 
     def _leave(self, conn: Connection) -> None:
+        self.spectators.discard(conn)
         seat = conn.seat
         if seat is None or seat.conn is not conn:
             return
@@ -397,26 +413,36 @@ class Table:
         return random.Random("/".join(map(str, (self.seed, self.matches_played, *what))))
 
     def _broadcast(self, message: Message) -> None:
+        """Send a public message to every player and spectator."""
         for seat in self.seats:
             if seat.conn is not None:
                 seat.conn.send(message)
+        for conn in list(self.spectators):
+            conn.send(message)
 
-    def _announce(self) -> None:
+    def _table_message(self) -> Message:
         players = [
             None
             if not s.taken
             else {"name": s.name, "connected": s.conn is not None, "bot": s.bot}
             for s in self.seats
         ]
-        self._broadcast({"type": "table", "players": players})
+        return {"type": "table", "players": players, "spectators": len(self.spectators)}
 
-    def _view_message(self, seat: int) -> Message:
+    def _announce(self) -> None:
+        self._broadcast(self._table_message())
+
+    def _view_message(self, seat: int | None, public: dict[str, Any] | None = None) -> Message:
+        """The view message of a seat, or (``seat=None``) a spectator's."""
         assert self.state is not None
         deal, turn = self._position()
         clock = self.move_time
         if self._deadline is not None and self._deadline[0] == (deal, turn):
             clock = round(max(0.0, self._deadline[1] - self._now()), 3)
-        view = cb.to_data(self.state.view(seat))
+        if seat is not None:
+            view = cb.to_data(self.state.view(seat))
+        else:
+            view = public if public is not None else public_view_data(self.state)
         return {"type": "view", "deal": deal, "turn": turn, "clock": clock, "view": view}
 
     def _set_state(self, state: cb.State) -> None:
@@ -427,6 +453,10 @@ class Table:
         for seat in self.seats:
             if seat.conn is not None:
                 seat.conn.send(self._view_message(seat.number))
+        if self.spectators:
+            message = self._view_message(None)
+            for conn in list(self.spectators):
+                conn.send(message)
 
     def _start_deal(self) -> None:
         self._set_state(self.match.next_deal(seed=self._rng(len(self.match.finished) + 1, "deal")))
@@ -520,6 +550,9 @@ class Table:
             if seat.conn is not None:
                 seat.conn.seat = None
                 seat.conn.close()
+        for conn in list(self.spectators):
+            conn.close()
+        self.spectators.clear()
         self.state = None
         self._deadline = None
         self.seats = self._new_seats()
