@@ -31,7 +31,7 @@ from server_kit import (
 from support import load_example
 
 import calabrasella as cb
-from calabrasella.server import Limits, Table, public_view_data
+from calabrasella.server import Limits, Lobby, Table, public_view_data
 from calabrasella.testing import cards_seat_may_know
 
 bc = load_example("bot_client")
@@ -374,3 +374,55 @@ def bold(view: cb.View, rng: Any) -> cb.Action:
             return action
     result: cb.Action = bc.random_choice(view, rng)
     return result
+
+
+def test_a_lobby_lists_its_tables_and_seats_players_and_spectators_at_them() -> None:
+    """Two tables behind one port: a listing, seat choice by table name, a spectator, a bad name."""
+
+    async def first_legal(client: Raw) -> Message:
+        """Play the seat with the first legal action but a pass, to the end of the match."""
+        while (message := await client.recv())["type"] != "match_over":
+            legal = message["view"]["legal_actions"] if message["type"] == "view" else []
+            if legal:
+                action = next((text for text in legal if text != "pass"), legal[0])
+                await client.send({"type": "action", "deal": message["deal"],
+                                   "turn": message["turn"], "action": action})  # fmt: skip
+        return message
+
+    async def scenario() -> tuple[dict[str, Watched], dict[str, Raw]]:
+        tables = {name: Watched(cb.CAVENDISH, deals=2, seed=n, bots=(1, 2), move_time=None)
+                  for n, name in enumerate(("a", "b"))}  # fmt: skip
+        lobby = Lobby(tables)
+        port = await lobby.start()
+        try:
+            asker = await Raw.connect(port)
+            await asker.send({"type": "tables"})
+            listing = await asker.expect("tables")
+            assert [t["name"] for t in listing["tables"]] == ["a", "b"]
+            assert listing["tables"][0]["players"] == [None, {"name": "bot 1", "connected": False,
+                                                       "bot": True}, {"name": "bot 2",
+                                                       "connected": False, "bot": True}]  # fmt: skip
+            await asker.send({"type": "hello", "name": "x", "table": "zz"})
+            await asker.error("bad_message")
+            watcher = await Raw.connect(port)
+            await watcher.hello("eve", table="b", spectate=True)
+            bea = await Raw.connect(port)
+            assert (await bea.hello("bea", table="b"))["seat"] == 0
+            ann = await Raw.connect(port)
+            assert (await ann.hello("ann"))["seat"] == 0  # the first table with a free seat: a
+            ends = await asyncio.gather(first_legal(ann), first_legal(bea))
+            await lobby.wait()
+            assert await watcher.is_closed()
+            assert [end["players"][0] for end in ends] == ["ann", "bea"]
+        finally:
+            await lobby.close()
+        return tables, {"a": ann, "b": bea, "watch": watcher}
+
+    tables, clients = run(scenario())
+    for name in ("a", "b"):
+        assert len(tables[name].finished) == 2
+        check_messages(tables[name], 0, [m for m in clients[name].messages if m["type"] != "welcome"])
+    for message in clients["watch"].messages:
+        if message["type"] == "view":
+            state = state_at(tables["b"], message["deal"], message["turn"])
+            assert message["view"] == public_view_data(state)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import calabrasella as cb
-from calabrasella.server import ResumeError, Table, serve
+from calabrasella.server import Lobby, ResumeError, Table, serve
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -37,6 +37,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="seconds to wait for a player who left (default: %(default)s)")  # fmt: skip
     add("--move-time", type=float, default=60.0, metavar="S",
         help="seconds per move before the bot moves for the player, 0 for none (default: %(default)s)")  # fmt: skip
+    add("--tables", type=int, default=1, metavar="N",
+        help="serve N tables (named 1..N) behind one port, a lobby (default: %(default)s)")  # fmt: skip
     add("--save", type=Path, metavar="DIR", help="save the table, each deal and the ledger here")
     add("--resume", type=Path, metavar="DIR",
         help="go on with the match saved in DIR (a table served with --save DIR)")  # fmt: skip
@@ -52,6 +54,8 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         parser.error(f"--players {args.players}: expected 0..{rules.players}")
     if args.resume is not None and args.save is not None and args.save != args.resume:
         parser.error("--resume DIR saves to DIR: leave out --save")
+    if args.tables < 1 or (args.tables > 1 and args.resume is not None):
+        parser.error("--tables must be at least 1, and --resume resumes one table")
 
     def log(line: str) -> None:
         print(line, flush=True)
@@ -64,9 +68,24 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
             sys.stderr.write(f"calabrasella serve: {error}\n")
             return 2
     else:
-        table = Table(rules, deals=args.deals, matches=args.matches or None, seed=args.seed,
-                      grace=args.grace, move_time=move_time,
-                      bots=range(args.players, rules.players), save_dir=args.save, log=log)  # fmt: skip
+
+        def make(folder: Path | None) -> Table:
+            return Table(rules, deals=args.deals, matches=args.matches or None, seed=args.seed,
+                         grace=args.grace, move_time=move_time,
+                         bots=range(args.players, rules.players), save_dir=folder, log=log)  # fmt: skip
+
+        table = make(args.save)
+    if args.tables > 1:
+        where = [None if args.save is None else args.save / str(n) for n in range(args.tables)]
+        tables = {str(n + 1): make(folder) for n, folder in enumerate(where)}
+        lobby = Lobby(tables)
+
+        def lobby_ready(host: str, port: int) -> None:
+            log(f"serving {args.tables} tables of {rules.name} on {host}:{port}; Ctrl-C stops")
+
+        why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready))
+        log("done" if why == "done" else f"stopped by {why}")
+        return 0
 
     def ready(host: str, port: int) -> None:
         bots = ", ".join(str(s.number) for s in table.seats if s.bot) or "none"

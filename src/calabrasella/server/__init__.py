@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 from ._conn import Bucket, Connection
+from ._lobby import Lobby
 from ._protocol import (
     IRREGULAR,
     MAX_NAME,
@@ -50,6 +51,7 @@ __all__ = [
     "Bucket",
     "Connection",
     "Limits",
+    "Lobby",
     "Message",
     "ProtocolError",
     "ResumeError",

@@ -7,17 +7,18 @@ import contextlib
 import signal
 from collections.abc import Callable
 
+from ._lobby import Lobby
 from ._table import Table
 
 
 async def serve(
-    table: Table,
+    table: Table | Lobby,
     host: str = "127.0.0.1",
     port: int = 0,
     *,
     ready: Callable[[str, int], None] | None = None,
 ) -> str:
-    """Serve ``table`` until it has played its matches or SIGINT or SIGTERM arrives.
+    """Serve ``table`` (or a lobby) until its matches are played or SIGINT or SIGTERM arrives.
 
     On a signal the table stops listening, tells every client ``closing``,
     and closes; whatever it saved stays saved (``--resume`` goes on from it).

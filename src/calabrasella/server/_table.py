@@ -139,9 +139,14 @@ class Table:
             The port listened on.
         """
         self._server = await asyncio.start_server(
-            self._client, host, port, limit=self.limits.line_bytes
+            self.handle, host, port, limit=self.limits.line_bytes
         )
         self.port = int(self._server.sockets[0].getsockname()[1])
+        self.open()
+        return self.port
+
+    def open(self) -> None:
+        """Open the table without listening (a :class:`Lobby` hands it its connections)."""
         if self._resumed:
             now = self._now()
             for seat in self.seats:
@@ -150,7 +155,6 @@ class Table:
         if self.state is None and all(seat.taken for seat in self.seats):
             self._start_deal()
         self._advance()
-        return self.port
 
     async def wait(self) -> None:
         """Return when the table has played its matches."""
@@ -220,7 +224,10 @@ class Table:
 
     # --- connections ---------------------------------------------------------------
 
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def handle(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: bytes = b""
+    ) -> None:
+        """Serve one client's connection until it ends; ``first``: a line already read from it."""
         conn = Connection(writer, self.limits)
         if self._closing or len(self._conns) >= self.limits.max_connections:
             conn.error("busy", "the server has no room for another connection; try later")
@@ -231,6 +238,8 @@ class Table:
         loop = asyncio.get_running_loop()
         bucket = Bucket(self.limits.rate, self.limits.burst, loop.time())
         try:
+            if first.strip():
+                self._receive(conn, first)
             while conn.dropped is None:
                 seated = conn.seat is not None or conn in self.spectators
                 timeout = self.limits.idle_timeout if seated else self.limits.hello_timeout
