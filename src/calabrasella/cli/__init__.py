@@ -11,7 +11,8 @@ Usage::
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
                           [--deals N] [--seed N] [--workers N] [--progress]
     calabrasella serve [--host H] [--port N] [--rules NAME] [--deals N] [--players N]
-                       [--seed N] [--move-time S] [--grace S] [--save DIR] [--resume DIR]
+                       [--seed N] [--move-time S] [--grace S] [--tables N] [--web PORT]
+                       [--save DIR] [--resume DIR]
     calabrasella --version
 
 ``python -m calabrasella`` is the same command. ``play`` deals one deal

@@ -39,6 +39,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="seconds per move before the bot moves for the player, 0 for none (default: %(default)s)")  # fmt: skip
     add("--tables", type=int, default=1, metavar="N",
         help="serve N tables (named 1..N) behind one port, a lobby (default: %(default)s)")  # fmt: skip
+    add("--web", type=int, metavar="PORT",
+        help="also serve the browser table on this port (0: a free one), printed")  # fmt: skip
     add("--save", type=Path, metavar="DIR", help="save the table, each deal and the ledger here")
     add("--resume", type=Path, metavar="DIR",
         help="go on with the match saved in DIR (a table served with --save DIR)")  # fmt: skip
@@ -61,6 +63,9 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         print(line, flush=True)
 
     move_time = args.move_time or None
+
+    def web_ready(host: str, port: int) -> None:
+        log(f"browser table on http://{host}:{port}/")
     if args.resume is not None:
         try:
             table = Table.resume(args.resume, log=log, grace=args.grace, move_time=move_time)
@@ -83,7 +88,8 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         def lobby_ready(host: str, port: int) -> None:
             log(f"serving {args.tables} tables of {rules.name} on {host}:{port}; Ctrl-C stops")
 
-        why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready))
+        why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
+                                web=args.web, web_ready=web_ready))  # fmt: skip
         log("done" if why == "done" else f"stopped by {why}")
         return 0
 
@@ -91,6 +97,7 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         bots = ", ".join(str(s.number) for s in table.seats if s.bot) or "none"
         log(f"serving {table.rules.name} on {host}:{port} (bot seats: {bots}); Ctrl-C stops")
 
-    why = asyncio.run(serve(table, args.host, args.port, ready=ready))
+    why = asyncio.run(serve(table, args.host, args.port, ready=ready, web=args.web,
+                            web_ready=web_ready))  # fmt: skip
     log("done" if why == "done" else f"stopped by {why}")
     return 0

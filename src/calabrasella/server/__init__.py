@@ -43,6 +43,7 @@ from ._public import public_view_data
 from ._run import serve
 from ._store import ResumeError, Saved, load, write_atomic
 from ._table import Seat, Table
+from ._web import WebBridge
 
 __all__ = [
     "IRREGULAR",
@@ -58,6 +59,7 @@ __all__ = [
     "Saved",
     "Seat",
     "Table",
+    "WebBridge",
     "describe",
     "encode",
     "load",

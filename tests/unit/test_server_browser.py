@@ -1,0 +1,155 @@
+"""The browser table, played in headless Chromium (Debian's ``chromium``) over loopback.
+
+The table and its HTTP bridge run in a thread of this process on
+127.0.0.1; Chromium is started by this test with a fresh profile and
+driven over ``--remote-debugging-pipe`` (the DevTools protocol, NUL-framed
+JSON on file descriptors 3 and 4), never downloaded. The page plays seat 0
+by clicking its own move buttons (``?autoplay=1``) against the server's bot
+for a whole match; the test then reads every message the page received,
+checks each against what seat 0 may know, and takes a screenshot. Skipped
+where no ``chromium`` is installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_kit import Watched, check_messages
+
+import calabrasella as cb
+from calabrasella.server import WebBridge
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+LIMIT = 60.0
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1100,800", "--remote-debugging-pipe"]  # fmt: skip
+
+
+class Pipe:
+    """The DevTools protocol over Chromium's pipe: one JSON message per NUL-ended frame."""
+
+    def __init__(self, to_browser: int, from_browser: int) -> None:
+        self.out, self.inp = to_browser, from_browser
+        self.buffer = b""
+        self.next_id = 0
+
+    def call(self, method: str, session: str | None = None, **params: Any) -> Any:
+        self.next_id += 1
+        message: dict[str, Any] = {"id": self.next_id, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        os.write(self.out, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + 20.0
+        while True:
+            while b"\0" in self.buffer:
+                frame, self.buffer = self.buffer.split(b"\0", 1)
+                reply = json.loads(frame)
+                if reply.get("id") == self.next_id:
+                    assert "error" not in reply, reply
+                    return reply["result"]
+            left = deadline - time.monotonic()
+            assert left > 0, f"no answer to {method}"
+            ready, _, _ = select.select([self.inp], [], [], left)
+            if ready:
+                chunk = os.read(self.inp, 1 << 20)
+                assert chunk, "chromium closed its pipe"
+                self.buffer += chunk
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path) -> None:
+    """Seat 0 clicked through a 2-deal match; every message it got is its seat's to know."""
+    table = Watched(cb.CAVENDISH, deals=2, seed=21, bots=(1, 2), move_time=None)
+    ports: list[int] = []
+    started = threading.Event()
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        await table.start()
+        bridge = WebBridge(table.port)
+        ports.append(await bridge.start())
+        started.set()
+        try:
+            await stop.wait()
+        finally:
+            await bridge.close()
+            await table.close()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    to_browser = os.pipe()
+    from_browser = os.pipe()
+    assert CHROMIUM is not None
+    # a trampoline puts the pipe's ends on the descriptors 3 and 4 Chromium reads and writes
+    trampoline = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+                  "os.execv(sys.argv[3], sys.argv[3:])")  # fmt: skip
+    command = [sys.executable, "-c", trampoline, str(to_browser[0]), str(from_browser[1]),
+               CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "about:blank"]  # fmt: skip
+    log = (tmp_path / "chromium.log").open("wb")
+    proc = subprocess.Popen(command, pass_fds=(to_browser[0], from_browser[1]),
+                            stdout=subprocess.DEVNULL, stderr=log)  # fmt: skip
+    log.close()
+    os.close(to_browser[0])
+    os.close(from_browser[1])
+    try:
+        pipe = Pipe(to_browser[1], from_browser[0])
+        url = f"http://127.0.0.1:{ports[0]}/?name=ann&seat=0&autoplay=1"
+        target = pipe.call("Target.createTarget", url=url)["targetId"]
+        session = pipe.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        deadline = time.monotonic() + LIMIT
+        over = False
+        while not over and time.monotonic() < deadline:
+            time.sleep(0.2)
+            found = pipe.call("Runtime.evaluate", session,
+                              expression="document.body && document.body.dataset.over === '1'",
+                              returnByValue=True)  # fmt: skip
+            over = found["result"].get("value") is True
+        assert over, "the page did not finish the match"
+        text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
+                         returnByValue=True)["result"]["value"]  # fmt: skip
+        shot = pipe.call("Page.captureScreenshot", session, format="png")["data"]
+        picture = base64.b64decode(shot)
+        (tmp_path / "browser-table.png").write_bytes(picture)
+        assert picture.startswith(b"\x89PNG")
+        hand = pipe.call("Runtime.evaluate", session,
+                         expression="document.querySelectorAll('#hand .card').length",
+                         returnByValue=True)["result"]["value"]  # fmt: skip
+        assert hand == 0  # every card was played
+        pipe.call("Browser.close")
+    finally:
+        if proc.poll() is None:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()  # the browser this test started, by its handle
+                proc.wait(10)
+        for fd in (to_browser[1], from_browser[0]):
+            os.close(fd)
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+    received = json.loads(text)
+    assert received[0]["type"] == "session"
+    assert received[1]["type"] == "welcome" and received[1]["seat"] == 0
+    assert received[-1]["type"] == "match_over"
+    assert len(table.finished) == 2
+    assert received[-1]["totals"] == list(cb.Match(rules=cb.CAVENDISH, deals=2,
+                                          finished=tuple(table.finished)).totals)  # fmt: skip
+    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
+    views = [(m["deal"], m["turn"]) for m in received if m["type"] == "view"]
+    assert views == [(n, t) for n, final in enumerate(table.finished, start=1)
+                     for t in range(len(final.history) + 1)]  # fmt: skip
