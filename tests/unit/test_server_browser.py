@@ -153,3 +153,65 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path) ->
     views = [(m["deal"], m["turn"]) for m in received if m["type"] == "view"]
     assert views == [(n, t) for n, final in enumerate(table.finished, start=1)
                      for t in range(len(final.history) + 1)]  # fmt: skip
+
+
+async def http(port: int, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+    """One HTTP/1.1 request to 127.0.0.1:port; the status and the body."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
+                 .encode() + body)  # fmt: skip
+    answer = await reader.read()
+    writer.close()
+    head, _, content = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), content
+
+
+def test_the_web_bridge_serves_the_page_and_relays_a_seat_without_a_browser() -> None:
+    """The page's files, 404, bad sends refused, and a whole match played through /events and /send."""
+
+    async def scenario() -> tuple[Watched, list[dict[str, Any]]]:
+        table = Watched(cb.CAVENDISH, deals=1, seed=3, bots=(1, 2), move_time=None)
+        await table.start()
+        bridge = WebBridge(table.port)
+        port = await bridge.start()
+        received: list[dict[str, Any]] = []
+        try:
+            status, page = await http(port, "GET", "/")
+            assert status == 200 and b'src="/static/app.js"' in page
+            assert b"http" not in page.replace(b"http-equiv", b"")  # no CDN: nothing off the box
+            for name in ("app.js", "style.css"):
+                status, text = await http(port, "GET", f"/static/{name}")
+                assert status == 200 and text
+                assert b"https://" not in text and b"http://" not in text
+            assert (await http(port, "GET", "/etc/passwd"))[0] == 404
+            assert (await http(port, "POST", "/send?session=nope", b"{}"))[0] == 400
+            assert (await http(port, "POST", "/send?session=nope", b"x" * 9000))[0] == 413
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /events?name=ann&seat=0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200")
+            session = ""
+            while line := await reader.readline():
+                if not line.startswith(b"data: "):
+                    continue
+                message = json.loads(line[6:])
+                received.append(message)
+                if message["type"] == "session":
+                    session = message["session"]
+                elif message["type"] == "view" and message["view"]["legal_actions"]:
+                    legal = message["view"]["legal_actions"]
+                    action = next((text for text in legal if text != "pass"), legal[0])
+                    body = json.dumps({"type": "action", "deal": message["deal"],
+                                       "turn": message["turn"], "action": action}).encode()  # fmt: skip
+                    assert (await http(port, "POST", f"/send?session={session}", body))[0] == 200
+                elif message["type"] == "match_over":
+                    break
+            writer.close()
+        finally:
+            await bridge.close()
+            await table.close()
+        return table, received
+
+    table, received = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert received[-1]["type"] == "match_over"
+    assert len(table.finished) == 1
+    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
