@@ -193,3 +193,29 @@ def test_kill_9_then_resume_finishes_the_match_with_the_same_ledger(tmp_path: Pa
     resumed = next(message for message in second.messages if message["type"] == "view")
     assert (resumed["deal"], resumed["turn"]) == (2, len(saved.history))
     assert resumed["view"] == cb.to_data(saved.view(0))
+
+
+def test_serve_with_a_lobby_and_the_browser_table_prints_both_addresses() -> None:
+    """--tables 2 --web 0: the lobby lists two tables, the page is served, SIGTERM stops both."""
+    with serving("--tables", "2", "--web", "0") as (proc, port):
+        assert proc.stdout is not None
+        web = proc.stdout.readline()  # printed at once after the first line (or EOF on failure)
+        assert web.startswith("browser table on http://127.0.0.1:"), web
+        web_port = int(web.rsplit(":", 1)[1].strip().rstrip("/"))
+        client = Client(port)
+        try:
+            client.send({"type": "tables"})
+            listing = client.recv()
+            assert listing is not None
+            assert [t["name"] for t in listing["tables"]] == ["1", "2"]
+        finally:
+            client.close()
+        with socket.create_connection(("127.0.0.1", web_port), timeout=WAIT) as page:
+            page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            answer = b""
+            while chunk := page.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200") and b"<title>calabrasella" in answer
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(WAIT) == 0
+        assert "stopped by SIGTERM" in proc.stdout.read()

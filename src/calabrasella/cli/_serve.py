@@ -86,7 +86,7 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         lobby = Lobby(tables)
 
         def lobby_ready(host: str, port: int) -> None:
-            log(f"serving {args.tables} tables of {rules.name} on {host}:{port}; Ctrl-C stops")
+            log(f"serving {rules.name} on {host}:{port} (a lobby of {args.tables} tables); Ctrl-C stops")
 
         why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
                                 web=args.web, web_ready=web_ready))  # fmt: skip
