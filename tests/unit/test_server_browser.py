@@ -69,9 +69,18 @@ class Pipe:
                 self.buffer += chunk
 
 
+# The index (from 0) of the first move button that is not a pass, among the nine with keys.
+FIRST_NOT_PASS = """(() => {
+  const moves = [...document.querySelectorAll('button.move')].slice(0, 9);
+  const n = moves.findIndex((b) => b.dataset.action !== 'pass');
+  return moves.length ? (n < 0 ? 0 : n) : -1;
+})()"""
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
-def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path) -> None:
-    """Seat 0 clicked through a 2-deal match; every message it got is its seat's to know."""
+@pytest.mark.parametrize("by", ["click", "keyboard"])
+def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by: str) -> None:
+    """Seat 0 plays a 2-deal match by clicks (or keys 1-9); every message it got is its to know."""
     table = Watched(cb.CAVENDISH, deals=2, seed=21, bots=(1, 2), move_time=None)
     ports: list[int] = []
     started = threading.Event()
@@ -108,23 +117,36 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path) ->
     os.close(from_browser[1])
     try:
         pipe = Pipe(to_browser[1], from_browser[0])
-        url = f"http://127.0.0.1:{ports[0]}/?name=ann&seat=0&autoplay=1"
+        autoplay = "&autoplay=1" if by == "click" else ""
+        url = f"http://127.0.0.1:{ports[0]}/?name=ann&seat=0{autoplay}"
         target = pipe.call("Target.createTarget", url=url)["targetId"]
         session = pipe.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         deadline = time.monotonic() + LIMIT
         over = False
+        keys = 0
         while not over and time.monotonic() < deadline:
-            time.sleep(0.2)
+            time.sleep(0.2 if by == "click" else 0.05)
+            if by == "keyboard":
+                index = pipe.call("Runtime.evaluate", session, expression=FIRST_NOT_PASS,
+                                  returnByValue=True)["result"]["value"]  # fmt: skip
+                if index >= 0:
+                    key = str(index + 1)
+                    for kind in ("keyDown", "keyUp"):
+                        pipe.call("Input.dispatchKeyEvent", session, type=kind, key=key,
+                                  text=key if kind == "keyDown" else "")  # fmt: skip
+                    keys += 1
+                    time.sleep(0.05)
             found = pipe.call("Runtime.evaluate", session,
                               expression="document.body && document.body.dataset.over === '1'",
                               returnByValue=True)  # fmt: skip
             over = found["result"].get("value") is True
         assert over, "the page did not finish the match"
+        assert by == "click" or keys > 10  # the moves were made with the keys
         text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
                          returnByValue=True)["result"]["value"]  # fmt: skip
         shot = pipe.call("Page.captureScreenshot", session, format="png")["data"]
         picture = base64.b64decode(shot)
-        (tmp_path / "browser-table.png").write_bytes(picture)
+        (tmp_path / f"browser-table-{by}.png").write_bytes(picture)
         assert picture.startswith(b"\x89PNG")
         hand = pipe.call("Runtime.evaluate", session,
                          expression="document.querySelectorAll('#hand .card').length",
