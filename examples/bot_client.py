@@ -1,9 +1,11 @@
-"""A bot that plays at the table server (examples/table_server.py) over TCP.
+"""A bot that plays at a table server (``calabrasella serve``, calabrasella.server) over TCP.
 
 It connects, says hello, reads each view the server sends with
 ``cb.from_data(message["view"], cb.View)`` and, when its seat is to act,
 sends one of the view's legal actions, chosen at random from a seeded
-generator, as text (``str(action)``). It plays until the match is over.
+generator, as text (``str(action)``), with the view's ``deal`` and
+``turn`` (so an answer to an old view is refused, never misapplied). It
+plays until the match is over.
 
 With no arguments it starts a table server in this process on a loopback
 port, plays one deal with three of these bots and prints the result. With
@@ -30,7 +32,8 @@ READ_LIMIT = 1 << 20
 #: The table-mode actions that record a player's mistake: the bot never makes them.
 IRREGULAR = (cb.Revoke, cb.TurnStock, cb.OutOfTurn, cb.Abandon)
 #: Errors after which staying connected is pointless.
-FATAL = ("table_full", "seat_taken", "bad_token", "closed", "too_long", "replaced")
+FATAL = ("table_full", "seat_taken", "bad_token", "closed", "too_long", "replaced", "busy",
+         "timeout", "too_many_errors")  # fmt: skip
 
 Message = dict[str, Any]
 Chooser = Callable[[cb.View, random.Random], cb.Action]
@@ -114,7 +117,8 @@ async def play(
             elif kind == "view":
                 view = cb.from_data(message["view"], cb.View)
                 if view.to_move == view.seat and view.legal_actions:
-                    send({"type": "action", "action": str(choose(view, rng))})
+                    send({"type": "action", "deal": message["deal"], "turn": message["turn"],
+                          "action": str(choose(view, rng))})  # fmt: skip
             elif kind == "over":
                 outcome.results.append(cb.from_data(message["result"], cb.Result))
             elif kind == "match_over":
@@ -140,9 +144,9 @@ async def demo(seed: int) -> list[Outcome]:
     Returns:
         Each bot's outcome, seat 0 first.
     """
-    import table_server  # the server example beside this file
+    from calabrasella.server import Table
 
-    server = table_server.TableServer(cb.CAVENDISH, deals=1, seed=seed, grace=1.0)
+    server = Table(cb.CAVENDISH, deals=1, seed=seed, grace=1.0)
     port = await server.start("127.0.0.1", 0)
     bots = [play("127.0.0.1", port, name=name, seat=n, seed=seed + n)
             for n, name in enumerate(("north", "east", "west"))]  # fmt: skip

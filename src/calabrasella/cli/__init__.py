@@ -10,6 +10,9 @@ Usage::
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
                           [--deals N] [--seed N] [--workers N] [--progress]
+    calabrasella serve [--host H] [--port N] [--rules NAME] [--deals N] [--players N]
+                       [--seed N] [--move-time S] [--grace S] [--tables N] [--web PORT]
+                       [--save DIR] [--resume DIR]
     calabrasella --version
 
 ``python -m calabrasella`` is the same command. ``play`` deals one deal
@@ -18,7 +21,7 @@ only that seat's view, and can save the deal as a record; ``replay``
 steps through a saved record (or state) and ``show`` prints it as text;
 ``rules`` lists the registered rulesets with their options; ``demo`` plays one seeded deal between random players and prints
 it (see :func:`demo`); ``simulate`` plays many deals between bots and
-prints a summary table.
+prints a summary table; ``serve`` serves a table over TCP (``calabrasella.server``).
 
 Every command reads from stdin and writes to stdout, and a bad argument or
 file gets a one-line message on stderr and exit status 2, never a traceback.
@@ -51,6 +54,8 @@ from ._play import (
 from ._render import can_write_symbols, format_cards
 from ._replay import FileProblem, load_record, replay_record, show_record
 from ._rules import option_info, parse_option_values, rules_text
+from ._serve import add_parser as _add_serve
+from ._serve import run_serve
 from ._simulate import default_progress, parse_bots, run_simulation
 
 __all__ = [
@@ -212,6 +217,7 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         default=None,
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
+    subs["serve"] = _add_serve(commands)
     return parser, subs
 
 
@@ -366,6 +372,8 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
             status = _run_play(command, args, read)
         elif args.command == "simulate":
             status = _run_simulate(command, args)
+        elif args.command == "serve":
+            status = run_serve(command, args)
         elif args.command in ("replay", "show"):
             status = _run_file(args.command, args, read)
         else:

@@ -1,0 +1,133 @@
+"""Soak the table server: many deals on loopback, memory measured as they go.
+
+    python benchmarks/server_soak.py --tables 4 --deals 10000
+
+Starts ``--tables`` tables of :mod:`calabrasella.server` in this process,
+each with three TCP clients on 127.0.0.1 that answer every view they are to
+act on with a random legal action (naming its deal and turn), reconnecting
+for each new match. It runs until ``--deals`` deals in all are finished (or
+``--seconds`` pass) and prints, at each tenth of the way and at the end: the
+deals, the messages per second both ways, and the process's resident memory
+(``VmRSS``). Memory is flat when finished deals are not kept. The clients run
+in the same process as the server, so the rates are those of the pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import time
+from pathlib import Path
+
+import calabrasella as cb
+from calabrasella.server import Limits, Table
+
+
+def rss_kib() -> int:
+    """The process's resident memory in KiB (Linux), or 0 where unknown."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+class Counts:
+    """What went over the wire."""
+
+    def __init__(self) -> None:
+        self.received = 0
+        self.sent = 0
+        self.deals = 0
+
+
+async def client(port: int, seat: int, rng: random.Random, counts: Counts, stop: asyncio.Event) -> None:
+    """Play ``seat`` match after match until ``stop``."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+        except OSError:
+            return
+        writer.write((json.dumps({"type": "hello", "name": f"p{seat}", "seat": seat}) + "\n").encode())
+        try:
+            while not stop.is_set() and (line := await reader.readline()):
+                counts.received += 1
+                message = json.loads(line)
+                kind = message["type"]
+                if kind == "view" and message["view"]["legal_actions"]:
+                    answer = {"type": "action", "deal": message["deal"], "turn": message["turn"],
+                              "action": rng.choice(message["view"]["legal_actions"])}  # fmt: skip
+                    writer.write((json.dumps(answer) + "\n").encode())
+                    counts.sent += 1
+                elif kind == "error" and message["code"] in ("seat_taken", "closed", "busy"):
+                    await asyncio.sleep(0.01)
+                    break
+                elif kind == "match_over":
+                    break
+        finally:
+            writer.transport.abort()
+
+
+async def soak(tables: int, deals: int, seconds: float, seed: int) -> None:
+    """Run the soak and print its figures."""
+    counts = Counts()
+    stop = asyncio.Event()
+    limits = Limits(rate=1e6, burst=10**6)  # the clients are machines: no throttling
+
+    def finished(_state: cb.State) -> None:
+        counts.deals += 1
+        if counts.deals >= deals:
+            stop.set()
+
+    servers = [Table(cb.CAVENDISH, deals=4, matches=None, seed=seed + n, limits=limits,
+                     on_finished=finished) for n in range(tables)]  # fmt: skip
+    before = rss_kib()
+    ports = [await table.start() for table in servers]
+    rng = random.Random(seed)
+    tasks = [asyncio.ensure_future(client(port, seat, random.Random(rng.random()), counts, stop))
+             for port in ports for seat in range(3)]  # fmt: skip
+    started = time.monotonic()
+    print(f"{tables} tables, {3 * tables} connections, up to {deals} deals or {seconds:g} s")
+    print(f"memory before the tables: {before} KiB")
+    print(f"{'deals':>8} {'seconds':>8} {'msgs/s':>9} {'deals/s':>8} {'RSS KiB':>9}")
+    mark = max(1, deals // 10)
+    next_mark = mark
+    rows = []
+    while not stop.is_set() and time.monotonic() - started < seconds:
+        await asyncio.sleep(0.05)
+        if counts.deals >= next_mark or stop.is_set():
+            took = time.monotonic() - started
+            rate = (counts.received + counts.sent) / took
+            rows.append((counts.deals, rss_kib()))
+            print(f"{counts.deals:>8} {took:>8.1f} {rate:>9.0f} {counts.deals / took:>8.1f} "
+                  f"{rows[-1][1]:>9}", flush=True)  # fmt: skip
+            next_mark += mark
+    stop.set()
+    for table in servers:
+        await table.close()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if len(rows) >= 2:
+        first, last = rows[0], rows[-1]
+        print(f"memory from {first[0]} to {last[0]} deals: {last[1] - first[1]:+d} KiB; "
+              f"about {(first[1] - before) // tables} KiB per table with its 3 connections")  # fmt: skip
+
+
+def main() -> None:
+    """Read the command line and soak."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=10_000)
+    parser.add_argument("--seconds", type=float, default=600.0)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    asyncio.run(soak(args.tables, args.deals, args.seconds, args.seed))
+
+
+if __name__ == "__main__":
+    main()

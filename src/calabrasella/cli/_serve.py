@@ -1,0 +1,103 @@
+"""``calabrasella serve``: one table on the network, the server's bot in the empty seats."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any
+
+import calabrasella as cb
+from calabrasella.server import Lobby, ResumeError, Table, serve
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Add ``serve`` to the command's subparsers and return its parser."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "serve",
+        help="serve a table over TCP (JSON lines), the server's bot in the empty seats",
+        description="Serve one table on HOST:PORT (default 127.0.0.1 and a free port, "
+        "printed) until its matches are played or SIGINT/SIGTERM. Players connect with "
+        "JSON lines (see docs/server.md); the server's bot holds the seats not left for "
+        "people. Deals come from the system's secure random source unless --seed is given.",
+    )
+    add = parser.add_argument
+    add("--host", default="127.0.0.1", help="the address to listen on (default: %(default)s)")
+    add("--port", type=int, default=0, metavar="N", help="the port (default: a free one)")
+    add("--rules", choices=cb.ruleset_names(), default="cavendish", help="(default: %(default)s)")
+    add("--deals", type=int, default=3, metavar="N", help="deals per match (default: %(default)s)")
+    add("--matches", type=int, default=1, metavar="N",
+        help="matches to play, 0 for no end (default: %(default)s)")  # fmt: skip
+    add("--players", type=int, default=1, metavar="N",
+        help="seats for people, seats 0..N-1; the bot holds the others (default: %(default)s)")  # fmt: skip
+    add("--seed", type=int, metavar="N",
+        help="for tests and replays only: deal from this seed (told to players after the match)")  # fmt: skip
+    add("--grace", type=float, default=30.0, metavar="S",
+        help="seconds to wait for a player who left (default: %(default)s)")  # fmt: skip
+    add("--move-time", type=float, default=60.0, metavar="S",
+        help="seconds per move before the bot moves for the player, 0 for none (default: %(default)s)")  # fmt: skip
+    add("--tables", type=int, default=1, metavar="N",
+        help="serve N tables (named 1..N) behind one port, a lobby (default: %(default)s)")  # fmt: skip
+    add("--web", type=int, metavar="PORT",
+        help="also serve the browser table on this port (0: a free one), printed")  # fmt: skip
+    add("--save", type=Path, metavar="DIR", help="save the table, each deal and the ledger here")
+    add("--resume", type=Path, metavar="DIR",
+        help="go on with the match saved in DIR (a table served with --save DIR)")  # fmt: skip
+    return parser
+
+
+def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
+    """Run ``serve``; return the exit status (0 when done or stopped by a signal)."""
+    if args.deals < 1 or args.matches < 0 or args.grace < 0 or args.move_time < 0:
+        parser.error("--deals must be at least 1; --matches, --grace, --move-time not negative")
+    rules = cb.find_ruleset(args.rules)
+    if not 0 <= args.players <= rules.players:
+        parser.error(f"--players {args.players}: expected 0..{rules.players}")
+    if args.resume is not None and args.save is not None and args.save != args.resume:
+        parser.error("--resume DIR saves to DIR: leave out --save")
+    if args.tables < 1 or (args.tables > 1 and args.resume is not None):
+        parser.error("--tables must be at least 1, and --resume resumes one table")
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    move_time = args.move_time or None
+
+    def web_ready(host: str, port: int) -> None:
+        log(f"browser table on http://{host}:{port}/")
+    if args.resume is not None:
+        try:
+            table = Table.resume(args.resume, log=log, grace=args.grace, move_time=move_time)
+        except ResumeError as error:
+            sys.stderr.write(f"calabrasella serve: {error}\n")
+            return 2
+    else:
+
+        def make(folder: Path | None) -> Table:
+            return Table(rules, deals=args.deals, matches=args.matches or None, seed=args.seed,
+                         grace=args.grace, move_time=move_time,
+                         bots=range(args.players, rules.players), save_dir=folder, log=log)  # fmt: skip
+
+        table = make(args.save)
+    if args.tables > 1:
+        where = [None if args.save is None else args.save / str(n) for n in range(args.tables)]
+        tables = {str(n + 1): make(folder) for n, folder in enumerate(where)}
+        lobby = Lobby(tables)
+
+        def lobby_ready(host: str, port: int) -> None:
+            log(f"serving {rules.name} on {host}:{port} (a lobby of {args.tables} tables); Ctrl-C stops")
+
+        why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
+                                web=args.web, web_ready=web_ready))  # fmt: skip
+        log("done" if why == "done" else f"stopped by {why}")
+        return 0
+
+    def ready(host: str, port: int) -> None:
+        bots = ", ".join(str(s.number) for s in table.seats if s.bot) or "none"
+        log(f"serving {table.rules.name} on {host}:{port} (bot seats: {bots}); Ctrl-C stops")
+
+    why = asyncio.run(serve(table, args.host, args.port, ready=ready, web=args.web,
+                            web_ready=web_ready))  # fmt: skip
+    log("done" if why == "done" else f"stopped by {why}")
+    return 0

@@ -1,0 +1,74 @@
+"""A table server: three players (people or the server's bot) at a table over TCP.
+
+The protocol is JSON lines (one JSON object per line of UTF-8 text, both
+ways) on :mod:`asyncio` streams, from the standard library only. Every
+player is sent only its own seat's view. ``calabrasella serve`` runs one
+table from the command line; ``docs/server.md`` is the deployment guide.
+
+Example:
+    >>> import asyncio
+    >>> import calabrasella as cb
+    >>> from calabrasella.server import Table
+    >>> async def bots_only():
+    ...     table = Table(cb.CAVENDISH, deals=2, seed=3, bots=(0, 1, 2))
+    ...     await table.start()
+    ...     await table.wait()
+    ...     await table.close()
+    ...     return table
+    >>> table = asyncio.run(bots_only())
+    >>> table.matches_played, table.state is None
+    (1, True)
+"""
+
+from __future__ import annotations
+
+from ._conn import Bucket, Connection
+from ._lobby import Lobby
+from ._protocol import (
+    IRREGULAR,
+    MAX_NAME,
+    TOKEN_LENGTH,
+    Limits,
+    Message,
+    ProtocolError,
+    describe,
+    encode,
+    read_action,
+    read_message,
+    read_name,
+    read_position,
+    read_token,
+)
+from ._public import public_view_data
+from ._run import serve
+from ._store import ResumeError, Saved, load, write_atomic
+from ._table import Seat, Table
+from ._web import WebBridge
+
+__all__ = [
+    "IRREGULAR",
+    "MAX_NAME",
+    "TOKEN_LENGTH",
+    "Bucket",
+    "Connection",
+    "Limits",
+    "Lobby",
+    "Message",
+    "ProtocolError",
+    "ResumeError",
+    "Saved",
+    "Seat",
+    "Table",
+    "WebBridge",
+    "describe",
+    "encode",
+    "load",
+    "public_view_data",
+    "read_action",
+    "read_message",
+    "read_name",
+    "read_position",
+    "read_token",
+    "serve",
+    "write_atomic",
+]

@@ -1,0 +1,124 @@
+"""A lobby: several tables on one port; a client lists them, then sits at (or watches) one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+
+from ._conn import Connection
+from ._protocol import Limits, Message, ProtocolError, read_message
+from ._table import Table
+
+
+class Lobby:
+    """Several named tables behind one listening socket.
+
+    A new connection may ask ``{"type": "tables"}`` (answered with each
+    table's name, rules, seats and spectators), then says ``hello`` with
+    ``"table": NAME`` to sit at that table (or watch it, with ``"spectate":
+    true``); without ``"table"`` it goes to the first table with a free seat.
+    From its ``hello`` on, the connection belongs to the table.
+    """
+
+    def __init__(self, tables: Mapping[str, Table], limits: Limits = Limits()) -> None:  # noqa: B008
+        """Gather ``tables`` (by name) behind one port.
+
+        Args:
+            tables: The tables, each made with its own settings.
+            limits: The lobby's limits (timeouts and the connection cap).
+        """
+        if not tables:
+            raise ValueError("a lobby has at least one table")
+        self.tables = dict(tables)
+        self.limits = limits
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._waiting: set[Connection] = set()
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Open every table and listen; return the port (``port=0`` picks a free one)."""
+        self._server = await asyncio.start_server(
+            self._client, host, port, limit=self.limits.line_bytes
+        )
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        for table in self.tables.values():
+            table.open()
+        return self.port
+
+    async def wait(self) -> None:
+        """Return when every table has played its matches."""
+        await asyncio.gather(*(table.wait() for table in self.tables.values()))
+
+    async def close(self) -> None:
+        """Stop listening and close every table."""
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self._waiting):
+            conn.drop("shutdown")
+        for table in self.tables.values():
+            await table.close()
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    def listing(self) -> Message:
+        """The ``tables`` message: each table's name, rules, seats and spectators."""
+        tables = []
+        for name, table in self.tables.items():
+            players = table._table_message()
+            tables.append({"name": name, "rules": table.rules.name, "deals": table.deals,
+                           "players": players["players"],
+                           "spectators": players["spectators"]})  # fmt: skip
+        return {"type": "tables", "tables": tables}
+
+    def _choose(self, message: Message) -> Table:
+        name = message.get("table")
+        if name is None:
+            for table in self.tables.values():
+                if any(table._is_free(seat) for seat in table.seats):
+                    return table
+            raise ProtocolError("table_full", "every seat of every table is taken")
+        if not isinstance(name, str) or name not in self.tables:
+            raise ProtocolError("bad_message", '"table" names one of the lobby\'s tables')
+        return self.tables[name]
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        conn = Connection(writer, self.limits)
+        total = len(self._waiting) + sum(len(t._conns) for t in self.tables.values())
+        if total >= self.limits.max_connections:
+            conn.error("busy", "the server has no room for another connection; try later")
+            conn.close()
+            return
+        self._waiting.add(conn)
+        table, line, errors = None, b"", 0
+        try:
+            while table is None and errors < self.limits.max_errors:
+                try:
+                    line = await asyncio.wait_for(reader.readline(), self.limits.hello_timeout)
+                except asyncio.TimeoutError:
+                    conn.error("timeout", "nothing heard; closing")
+                    break
+                except (ValueError, OSError):
+                    conn.error("too_long", f"a line is at most {self.limits.line_bytes} bytes")
+                    break
+                if not line:
+                    break
+                if not line.strip():
+                    continue
+                try:
+                    message = read_message(line)
+                    if message["type"] == "tables":
+                        conn.send(self.listing())
+                    elif message["type"] == "hello":
+                        table = self._choose(message)
+                    else:
+                        raise ProtocolError("not_seated", 'ask {"type": "tables"} or say hello')
+                except ProtocolError as error:
+                    conn.error(error.code, error.message)
+                    errors += 1
+                await asyncio.sleep(0)
+        finally:
+            self._waiting.discard(conn)
+        if table is None:
+            conn.close()
+            return
+        await table.handle(reader, writer, first=line)

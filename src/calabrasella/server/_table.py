@@ -1,0 +1,633 @@
+"""One table: seats, deals, views, the move clock, the server's bot, and what is saved."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import hmac
+import random
+import secrets
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import calabrasella as cb
+
+from . import _store
+from ._conn import Bucket, Connection
+from ._protocol import (
+    IRREGULAR,
+    Limits,
+    Message,
+    ProtocolError,
+    describe,
+    read_action,
+    read_message,
+    read_name,
+    read_position,
+    read_token,
+)
+from ._public import public_view_data
+
+
+class Seat:
+    """A seat at the table: who owns it, with which token, and whether connected."""
+
+    def __init__(self, number: int, *, bot: bool = False) -> None:
+        """Create an empty seat, or a seat the server's bot holds.
+
+        Args:
+            number: The seat's number.
+            bot: Whether the server's bot sits here for the whole match.
+        """
+        self.number = number
+        self.bot = bot
+        self.name: str | None = f"bot {number}" if bot else None
+        self.token: str | None = None
+        self.conn: Connection | None = None
+        self.left_at = 0.0
+
+    @property
+    def taken(self) -> bool:
+        """Whether somebody (a player or the bot) holds the seat for this match."""
+        return self.bot or self.token is not None
+
+
+class Table:
+    """One table served over TCP: seats players, deals, hands out views, applies actions.
+
+    Every change happens in the event loop's thread between two awaits, so
+    the table needs no locks. Each client is read one line per turn of the
+    loop and throttled to :attr:`Limits.rate`, so no client can hold the loop.
+    """
+
+    def __init__(
+        self,
+        rules: cb.Ruleset = cb.CAVENDISH,
+        *,
+        deals: int = 3,
+        matches: int | None = 1,
+        seed: int | None = None,
+        grace: float = 30.0,
+        move_time: float | None = 60.0,
+        bots: Iterable[int] = (),
+        save_dir: Path | None = None,
+        limits: Limits = Limits(),  # noqa: B008 (a frozen value)
+        log: Callable[[str], None] | None = None,
+        on_finished: Callable[[cb.State], None] | None = None,
+    ) -> None:
+        """Create the table; :meth:`start` opens it.
+
+        Args:
+            rules: The ruleset played.
+            deals: Deals per match.
+            matches: Matches before :meth:`wait` returns (``None``: forever).
+            seed: For tests and replays only: deal, draw and play the bot from
+                generators derived from it. ``None`` (the default) takes every
+                card and bot choice from the operating system's secure source.
+                A given seed is sent to the players only in ``match_over``.
+            grace: Seconds a disconnected seat is waited for before the bot plays for it.
+            move_time: Seconds a connected player has for each move, after
+                which the bot moves for it and it is told (``None``: no clock).
+            bots: Seats the server's bot holds for the whole match.
+            save_dir: Where the table saves what it needs to resume, and each finished deal.
+            limits: What each connection may do.
+            log: Called with a line of text at each event worth telling.
+            on_finished: Called with each finished deal's final state.
+        """
+        if deals < 1 or grace < 0 or (move_time is not None and move_time <= 0):
+            raise ValueError("deals must be at least 1, grace not negative, move_time positive")
+        self.rules = rules
+        self.deals = deals
+        self.matches = matches
+        self.seed = seed
+        self.grace = grace
+        self.move_time = move_time
+        self.bot_seats = frozenset(bots)
+        if not self.bot_seats <= set(range(rules.players)):
+            raise ValueError(f"bots: seats 0..{rules.players - 1}")
+        self.save_dir = save_dir
+        self.limits = limits
+        self.log = log if log is not None else (lambda _line: None)
+        self.on_finished = on_finished
+        self.seats = self._new_seats()
+        self.match = cb.Match(rules=rules, deals=deals)
+        self.state: cb.State | None = None
+        self.matches_played = 0
+        self.save_errors: list[str] = []
+        self.done = asyncio.Event()
+        self.port = 0
+        self._system = random.SystemRandom()
+        self._server: asyncio.Server | None = None
+        self._timer: asyncio.Handle | None = None
+        self._deadline: tuple[tuple[int, int], float] | None = None
+        self._conns: set[Connection] = set()
+        self.spectators: set[Connection] = set()
+        self._closing = False
+        self._resumed = False
+
+    # --- the life of the table -----------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
+        """Start listening and return the port (``port=0`` picks a free one).
+
+        Args:
+            host: The address to listen on.
+            port: The port, or 0.
+
+        Returns:
+            The port listened on.
+        """
+        self._server = await asyncio.start_server(
+            self.handle, host, port, limit=self.limits.line_bytes
+        )
+        self.port = int(self._server.sockets[0].getsockname()[1])
+        self.open()
+        return self.port
+
+    def open(self) -> None:
+        """Open the table without listening (a :class:`Lobby` hands it its connections)."""
+        if self._resumed:
+            now = self._now()
+            for seat in self.seats:
+                seat.left_at = now
+        self._save_table()
+        if self.state is None and all(seat.taken for seat in self.seats):
+            self._start_deal()
+        self._advance()
+
+    async def wait(self) -> None:
+        """Return when the table has played its matches."""
+        await self.done.wait()
+
+    async def close(self) -> None:
+        """Stop listening, close every connection and wait for their handlers to end."""
+        self._closing = True
+        self._cancel_timer()
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self._conns):
+            conn.send({"type": "closing", "message": "the server is shutting down"})
+            conn.close()
+        tasks = [conn.task for conn in self._conns if conn.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=self.limits.close_timeout + 1)
+        for conn in list(self._conns):
+            conn.drop("shutdown")
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    @classmethod
+    def resume(cls, folder: Path, **options: Any) -> Table:
+        """Return the table saved in ``folder``, as it was when it last saved.
+
+        The deal in progress goes on from its last saved action (its action
+        log); the players' tokens are valid again, and each seat's grace
+        starts when the table starts.
+
+        Args:
+            folder: The table's ``save_dir``.
+            options: Settings to use instead of the saved ones (``grace``,
+                ``move_time``, ``limits``, ``log``, ``on_finished``, ``matches``).
+
+        Raises:
+            calabrasella.server.ResumeError: Nothing there can be resumed.
+        """
+        saved = _store.load(folder)
+        settings = saved.settings
+        kept = {key: settings[key] for key in ("matches", "seed", "grace", "move_time")}
+        table = cls(
+            saved.match.rules,
+            deals=settings["deals"],
+            bots=settings["bots"],
+            save_dir=folder,
+            **{**kept, **options},
+        )
+        table.matches_played = settings["matches_played"]
+        table.match = saved.match
+        for seat, data in zip(table.seats, settings["seats"]):
+            if not seat.bot and data is not None:
+                seat.name, seat.token = data["name"], data["token"]
+        state = saved.state
+        finished = table.match.finished
+        if table.match.is_over:  # it ended before the table could say so
+            table.matches_played += 1
+            table.match = cb.Match(rules=table.rules, deals=table.deals)
+            table.seats = table._new_seats()
+            state = None
+        if state is not None and finished and state.deal == finished[-1].deal:
+            state = None  # the crash came after the deal's ledger, before the next deal
+        if state is not None and state.dealer == table.match.dealer and not state.is_over:
+            table.state = state
+        table._resumed = True
+        return table
+
+    # --- connections ---------------------------------------------------------------
+
+    async def handle(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: bytes = b""
+    ) -> None:
+        """Serve one client's connection until it ends; ``first``: a line already read from it."""
+        conn = Connection(writer, self.limits)
+        if self._closing or len(self._conns) >= self.limits.max_connections:
+            conn.error("busy", "the server has no room for another connection; try later")
+            conn.close()
+            return
+        conn.task = asyncio.current_task()
+        self._conns.add(conn)
+        loop = asyncio.get_running_loop()
+        bucket = Bucket(self.limits.rate, self.limits.burst, loop.time())
+        try:
+            if first.strip():
+                self._receive(conn, first)
+            while conn.dropped is None:
+                seated = conn.seat is not None or conn in self.spectators
+                timeout = self.limits.idle_timeout if seated else self.limits.hello_timeout
+                try:
+                    line = await asyncio.wait_for(reader.readline(), timeout)
+                except asyncio.TimeoutError:
+                    conn.error("timeout", f"nothing heard for {timeout:g} s; closing")
+                    break
+                except ValueError:  # the line is longer than the reader's limit
+                    limit = self.limits.line_bytes
+                    conn.error("too_long", f"a line is at most {limit} bytes; closing")
+                    break
+                except OSError:
+                    break
+                if not line:
+                    break
+                if line.strip():
+                    pause = bucket.wait(loop.time())
+                    if pause > 0:
+                        await asyncio.sleep(pause)
+                    if conn.dropped is not None:
+                        break
+                    self._receive(conn, line)
+                await asyncio.sleep(0)  # one line per turn of the loop: nobody holds it
+        finally:
+            self._conns.discard(conn)
+            self._leave(conn)
+            conn.close()
+
+    def _receive(self, conn: Connection, line: bytes) -> None:
+        try:
+            message = read_message(line)
+            kind = message["type"]
+            if kind == "hello":
+                self._hello(conn, message)
+            elif kind == "action":
+                self._action(conn, message)
+            elif kind == "view":
+                seat = None if conn in self.spectators else self._seated(conn).number
+                if self.state is None:
+                    raise ProtocolError("no_deal", "no deal is being played")
+                conn.send(self._view_message(seat))
+            elif kind == "ping":
+                conn.send({"type": "pong"})
+            else:
+                raise ProtocolError(
+                    "bad_message", f"unknown type {kind[:40]!r}: hello, action, view or ping"
+                )
+            conn.errors = 0
+        except ProtocolError as error:
+            conn.error(error.code, error.message)
+            conn.errors += 1
+            if conn.errors >= self.limits.max_errors:
+                conn.error("too_many_errors", f"{conn.errors} refused messages in a row; closing")
+                conn.close()
+
+    def _seated(self, conn: Connection) -> Seat:
+        if conn.seat is None:
+            raise ProtocolError("not_seated", 'say hello first: {"type": "hello", "name": ...}')
+        return conn.seat
+
+    def _is_free(self, seat: Seat) -> bool:
+        if seat.bot:
+            return False
+        if seat.token is None:
+            return True
+        return seat.conn is None and self._now() - seat.left_at >= self.grace
+
+    def _hello(self, conn: Connection, message: Message) -> None:
+        if conn.seat is not None or conn in self.spectators:
+            raise ProtocolError("already_seated", "you said hello already")
+        if self.done.is_set():
+            raise ProtocolError("closed", "the server has played its matches")
+        name = read_name(message.get("name"))
+        if message.get("spectate") is True:
+            self._spectate(conn, name)
+            return
+        token = message.get("token")
+        if token is not None:
+            seat = self._seat_of_token(read_token(token))
+            if seat.conn is not None:
+                old = seat.conn
+                old.error("replaced", "your seat was taken up by a new connection with your token")
+                old.seat = None
+                old.close()
+        else:
+            seat = self._free_seat(message.get("seat"))
+            seat.token = secrets.token_hex(16)
+        seat.name, seat.conn, conn.seat = name, conn, seat
+        conn.send({"type": "welcome", "seat": seat.number, "name": seat.name, "token": seat.token,
+                   "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
+                   "seeded": self.seed is not None})  # fmt: skip
+        self.log(f"{name} sits at seat {seat.number}" + (" again" if token is not None else ""))
+        self._announce()
+        self._save_table()
+        if self.state is not None:
+            conn.send(self._view_message(seat.number))
+        elif all(s.taken for s in self.seats):
+            self._start_deal()
+        self._advance()
+
+    def _spectate(self, conn: Connection, name: str) -> None:
+        self.spectators.add(conn)
+        conn.send({"type": "welcome", "seat": None, "name": name, "spectator": True,
+                   "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
+                   "seeded": self.seed is not None})  # fmt: skip
+        self.log(f"{name} watches")
+        conn.send(self._table_message())
+        if self.state is not None:
+            conn.send(self._view_message(None))
+
+    def _seat_of_token(self, token: str) -> Seat:
+        for seat in self.seats:
+            if seat.token is not None and hmac.compare_digest(seat.token, token):
+                return seat
+        raise ProtocolError("bad_token", "no seat has this token (taken over, or the match is over)")
+
+    def _free_seat(self, wanted: object) -> Seat:
+        if wanted is None:
+            for seat in self.seats:
+                if self._is_free(seat):
+                    return seat
+            raise ProtocolError("table_full", "every seat is taken")
+        if type(wanted) is not int or not 0 <= wanted < len(self.seats):
+            raise ProtocolError("bad_message", f'"seat" is a seat number 0..{len(self.seats) - 1}')
+        if not self._is_free(self.seats[wanted]):
+            raise ProtocolError("seat_taken", f"seat {wanted} is taken")
+        return self.seats[wanted]
+
+    def _leave(self, conn: Connection) -> None:
+        self.spectators.discard(conn)
+        seat = conn.seat
+        if seat is None or seat.conn is not conn:
+            return
+        conn.seat, seat.conn, seat.left_at = None, None, self._now()
+        why = "" if conn.dropped in (None, "closed") else f" ({conn.dropped})"
+        self.log(f"{seat.name} left seat {seat.number}{why}")
+        self._announce()
+        self._advance()
+
+    def _action(self, conn: Connection, message: Message) -> None:
+        seat = self._seated(conn)
+        if "action" not in message:
+            raise ProtocolError("bad_message", 'an action message needs "action"')
+        position = read_position(message)
+        action = read_action(message["action"])
+        if self.state is None:
+            raise ProtocolError("no_deal", "no deal is being played")
+        now = self._position()
+        if position != now:
+            raise ProtocolError(
+                "stale",
+                f"the action answers deal {position[0]} turn {position[1]}, "
+                f"but the table is at deal {now[0]} turn {now[1]}: nothing was done",
+            )
+        try:
+            after = cb.apply(self.state, action, seat=seat.number)
+        except cb.IllegalActionError as error:
+            raise ProtocolError("illegal", str(error)) from None
+        self._set_state(after)
+        self._advance()
+
+    # --- the table -----------------------------------------------------------------
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    def _new_seats(self) -> list[Seat]:
+        return [Seat(n, bot=n in self.bot_seats) for n in range(self.rules.players)]
+
+    def _position(self) -> tuple[int, int]:
+        """The deal (1-based) and turn (the history's length) the table is at."""
+        assert self.state is not None
+        return len(self.match.finished) + 1, len(self.state.history)
+
+    def _rng(self, *what: object) -> random.Random:
+        """The generator for one purpose: the system's, or derived from the seed."""
+        if self.seed is None:
+            return self._system
+        return random.Random("/".join(map(str, (self.seed, self.matches_played, *what))))
+
+    def _broadcast(self, message: Message) -> None:
+        """Send a public message to every player and spectator."""
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.send(message)
+        for conn in list(self.spectators):
+            conn.send(message)
+
+    def _table_message(self) -> Message:
+        players = [
+            None
+            if not s.taken
+            else {"name": s.name, "connected": s.conn is not None, "bot": s.bot}
+            for s in self.seats
+        ]
+        return {"type": "table", "players": players, "spectators": len(self.spectators)}
+
+    def _announce(self) -> None:
+        self._broadcast(self._table_message())
+
+    def _view_message(self, seat: int | None, public: dict[str, Any] | None = None) -> Message:
+        """The view message of a seat, or (``seat=None``) a spectator's."""
+        assert self.state is not None
+        deal, turn = self._position()
+        clock = self.move_time
+        if self._deadline is not None and self._deadline[0] == (deal, turn):
+            clock = round(max(0.0, self._deadline[1] - self._now()), 3)
+        if seat is not None:
+            view = cb.to_data(self.state.view(seat))
+        else:
+            view = public if public is not None else public_view_data(self.state)
+        return {"type": "view", "deal": deal, "turn": turn, "clock": clock, "view": view}
+
+    def _set_state(self, state: cb.State) -> None:
+        self.state = state
+        if not state.is_over:  # a finished deal is saved with the ledger
+            self._try_save("the deal in progress", lambda folder: _store.write_atomic(
+                folder / "deal.json", cb.to_json(state)))  # fmt: skip
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.send(self._view_message(seat.number))
+        if self.spectators:
+            message = self._view_message(None)
+            for conn in list(self.spectators):
+                conn.send(message)
+
+    def _start_deal(self) -> None:
+        self._set_state(self.match.next_deal(seed=self._rng(len(self.match.finished) + 1, "deal")))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _advance(self) -> None:
+        """Move the deal on by one step that needs no player, or set the timer that will."""
+        self._cancel_timer()
+        state = self.state
+        if state is None or self._closing:
+            return
+        loop = asyncio.get_running_loop()
+        if state.is_over:
+            self._end_deal(state)
+        elif state.is_chance:
+            self._set_state(cb.apply(state, cb.sample_chance(state, self._rng(*self._position()))))
+        else:
+            humans = [s for s in self.seats if not s.bot]
+            if humans and all(s.conn is None for s in humans):
+                return  # nobody at the table: wait for someone
+            assert state.to_move is not None
+            seat = self.seats[state.to_move]
+            if seat.conn is not None:
+                if self.move_time is not None:
+                    key = self._position()
+                    if self._deadline is None or self._deadline[0] != key:
+                        self._deadline = (key, self._now() + self.move_time)
+                    wait = max(0.0, self._deadline[1] - self._now())
+                    self._timer = loop.call_later(wait, self._clock_out, key)
+                return
+            wait = seat.left_at + self.grace - self._now()
+            if not seat.bot and wait > 0:
+                self._timer = loop.call_later(wait, self._advance)
+                return
+            self._bot_move(seat.number)
+        if self.state is not None and not self._closing:
+            self._timer = loop.call_soon(self._advance)  # the next step, after other clients
+
+    def _bot_move(self, seat: int) -> cb.Action:
+        state = self.state
+        assert state is not None
+        view = state.view(seat)
+        choices = [a for a in view.legal_actions if not isinstance(a, IRREGULAR)]
+        action = self._rng(*self._position(), "bot").choice(choices)
+        self._set_state(cb.apply(state, action, seat=seat))
+        return action
+
+    def _clock_out(self, key: tuple[int, int]) -> None:
+        self._timer = None
+        if self.state is None or self._position() != key or self.state.to_move is None:
+            return
+        seat = self.seats[self.state.to_move]
+        conn = seat.conn
+        deal, turn = key
+        state = self.state
+        view = state.view(seat.number)
+        choices = [a for a in view.legal_actions if not isinstance(a, IRREGULAR)]
+        action = self._rng(deal, turn, "bot").choice(choices)
+        if conn is not None:
+            conn.send({"type": "timeout", "deal": deal, "turn": turn, "action": str(action),
+                       "message": f"your {self.move_time:g} s were up: the bot played for you"})  # fmt: skip
+        self.log(f"{seat.name}'s clock ran out at deal {deal} turn {turn}: the bot played {action}")
+        self._set_state(cb.apply(state, action, seat=seat.number))
+        self._advance()
+
+    def _end_deal(self, state: cb.State) -> None:
+        assert state.result is not None
+        self.match = self.match.record(state)
+        number = len(self.match.finished)
+        totals = list(self.match.totals)
+        if self.on_finished is not None:
+            self.on_finished(state)
+        self._save_finished(state, number)
+        self._broadcast({"type": "over", "deal": number, "result": cb.to_data(state.result),
+                         "totals": totals})  # fmt: skip
+        payments = " ".join(f"{p:+d}" for p in state.result.payments)
+        self.log(f"deal {number} (dealer {state.dealer}): {describe(state.result)}; {payments}")
+        if not self.match.is_over:
+            self._start_deal()
+            return
+        self.matches_played += 1
+        names = [s.name for s in self.seats]
+        self._broadcast({"type": "match_over", "deals": number, "totals": totals,
+                         "players": names, "seed": self.seed})  # fmt: skip
+        self.log("totals: " + ", ".join(f"{n} {t:+d}" for n, t in zip(names, totals)))
+        for seat in self.seats:
+            if seat.conn is not None:
+                seat.conn.seat = None
+                seat.conn.close()
+        for conn in list(self.spectators):
+            conn.close()
+        self.spectators.clear()
+        self.state = None
+        self._deadline = None
+        self.seats = self._new_seats()
+        self.match = cb.Match(rules=self.rules, deals=self.deals)
+        self._try_save("the new match", lambda folder: self._write_new_match(folder))
+        self._save_table()
+        if self.matches is not None and self.matches_played >= self.matches:
+            self.done.set()
+        elif all(seat.bot for seat in self.seats):
+            self._start_deal()
+
+    # --- saving --------------------------------------------------------------------
+
+    def _try_save(self, what: str, save: Callable[[Path], None]) -> None:
+        """Save with ``save(folder)``; a failure is logged and told to the players, never raised."""
+        if self.save_dir is None:
+            return
+        try:
+            save(self.save_dir)
+        except (OSError, ValueError, cb.CalabrasellaError) as error:
+            text = f"could not save {what}: {error}"
+            self.save_errors.append(text)
+            self.log(f"error: {text}")
+            self._broadcast({"type": "notice", "code": "save_failed",
+                             "message": f"the server {text}; the table goes on"})  # fmt: skip
+
+    def _save_table(self) -> None:
+        seats = [None if s.bot or s.token is None else {"name": s.name, "token": s.token}
+                 for s in self.seats]  # fmt: skip
+        settings = {
+            "version": _store.TABLE_VERSION,
+            "deals": self.deals,
+            "matches": self.matches,
+            "matches_played": self.matches_played,
+            "seed": self.seed,
+            "grace": self.grace,
+            "move_time": self.move_time,
+            "bots": sorted(self.bot_seats),
+            "seats": seats,
+        }
+        self._try_save("the table", lambda folder: _store.write_atomic(
+            folder / "table.json", _store.dumps(settings)))  # fmt: skip
+        if self.match.deals_played == 0 and self.state is None:
+            self._try_save("the ledger", lambda folder: _store.write_atomic(
+                folder / "ledger.json", cb.to_json(self.match)))  # fmt: skip
+
+    def _write_new_match(self, folder: Path) -> None:
+        (folder / "deal.json").unlink(missing_ok=True)
+
+    def _save_finished(self, state: cb.State, number: int) -> None:
+        match = f"match{self.matches_played + 1:03d}"
+        tags = {
+            "event": "calabrasella table server",
+            "date": datetime.date.today().isoformat(),
+            "round": f"{self.matches_played + 1}.{number}",
+            "players": ", ".join(s.name or "?" for s in self.seats),
+        }
+
+        def record(folder: Path) -> None:
+            text = cb.to_json(cb.Record.from_state(state, tags=tags), indent=2) + "\n"
+            _store.write_atomic(folder / f"{match}-deal{number:03d}.json", text)
+
+        def ledger(folder: Path) -> None:
+            text = cb.to_json(self.match)
+            _store.write_atomic(folder / "ledger.json", text)
+            _store.write_atomic(folder / f"{match}-ledger.json", text)
+
+        self._try_save(f"deal {number}'s record", record)
+        self._try_save("the ledger", ledger)

@@ -1,0 +1,239 @@
+"""The browser table, played in headless Chromium (Debian's ``chromium``) over loopback.
+
+The table and its HTTP bridge run in a thread of this process on
+127.0.0.1; Chromium is started by this test with a fresh profile and
+driven over ``--remote-debugging-pipe`` (the DevTools protocol, NUL-framed
+JSON on file descriptors 3 and 4), never downloaded. The page plays seat 0
+by clicking its own move buttons (``?autoplay=1``) against the server's bot
+for a whole match; the test then reads every message the page received,
+checks each against what seat 0 may know, and takes a screenshot. Skipped
+where no ``chromium`` is installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import select
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_kit import Watched, check_messages
+
+import calabrasella as cb
+from calabrasella.server import WebBridge
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+LIMIT = 60.0
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--window-size=1100,800", "--remote-debugging-pipe"]  # fmt: skip
+
+
+class Pipe:
+    """The DevTools protocol over Chromium's pipe: one JSON message per NUL-ended frame."""
+
+    def __init__(self, to_browser: int, from_browser: int) -> None:
+        self.out, self.inp = to_browser, from_browser
+        self.buffer = b""
+        self.next_id = 0
+
+    def call(self, method: str, session: str | None = None, **params: Any) -> Any:
+        self.next_id += 1
+        message: dict[str, Any] = {"id": self.next_id, "method": method, "params": params}
+        if session is not None:
+            message["sessionId"] = session
+        os.write(self.out, json.dumps(message).encode() + b"\0")
+        deadline = time.monotonic() + 20.0
+        while True:
+            while b"\0" in self.buffer:
+                frame, self.buffer = self.buffer.split(b"\0", 1)
+                reply = json.loads(frame)
+                if reply.get("id") == self.next_id:
+                    assert "error" not in reply, reply
+                    return reply["result"]
+            left = deadline - time.monotonic()
+            assert left > 0, f"no answer to {method}"
+            ready, _, _ = select.select([self.inp], [], [], left)
+            if ready:
+                chunk = os.read(self.inp, 1 << 20)
+                assert chunk, "chromium closed its pipe"
+                self.buffer += chunk
+
+
+# The index (from 0) of the first move button that is not a pass, among the nine with keys.
+FIRST_NOT_PASS = """(() => {
+  const moves = [...document.querySelectorAll('button.move')].slice(0, 9);
+  const n = moves.findIndex((b) => b.dataset.action !== 'pass');
+  return moves.length ? (n < 0 ? 0 : n) : -1;
+})()"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+@pytest.mark.parametrize("by", ["click", "keyboard"])
+def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by: str) -> None:
+    """Seat 0 plays a 2-deal match by clicks (or keys 1-9); every message it got is its to know."""
+    table = Watched(cb.CAVENDISH, deals=2, seed=21, bots=(1, 2), move_time=None)
+    ports: list[int] = []
+    started = threading.Event()
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+
+    async def serve() -> None:
+        await table.start()
+        bridge = WebBridge(table.port)
+        ports.append(await bridge.start())
+        started.set()
+        try:
+            await stop.wait()
+        finally:
+            await bridge.close()
+            await table.close()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert started.wait(10)
+    to_browser = os.pipe()
+    from_browser = os.pipe()
+    assert CHROMIUM is not None
+    # a trampoline puts the pipe's ends on the descriptors 3 and 4 Chromium reads and writes
+    trampoline = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+                  "os.execv(sys.argv[3], sys.argv[3:])")  # fmt: skip
+    command = [sys.executable, "-c", trampoline, str(to_browser[0]), str(from_browser[1]),
+               CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "about:blank"]  # fmt: skip
+    log = (tmp_path / "chromium.log").open("wb")
+    proc = subprocess.Popen(command, pass_fds=(to_browser[0], from_browser[1]),
+                            stdout=subprocess.DEVNULL, stderr=log)  # fmt: skip
+    log.close()
+    os.close(to_browser[0])
+    os.close(from_browser[1])
+    try:
+        pipe = Pipe(to_browser[1], from_browser[0])
+        autoplay = "&autoplay=1" if by == "click" else ""
+        url = f"http://127.0.0.1:{ports[0]}/?name=ann&seat=0{autoplay}"
+        target = pipe.call("Target.createTarget", url=url)["targetId"]
+        session = pipe.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        deadline = time.monotonic() + LIMIT
+        over = False
+        keys = 0
+        while not over and time.monotonic() < deadline:
+            time.sleep(0.2 if by == "click" else 0.05)
+            if by == "keyboard":
+                index = pipe.call("Runtime.evaluate", session, expression=FIRST_NOT_PASS,
+                                  returnByValue=True)["result"]["value"]  # fmt: skip
+                if index >= 0:
+                    key = str(index + 1)
+                    for kind in ("keyDown", "keyUp"):
+                        pipe.call("Input.dispatchKeyEvent", session, type=kind, key=key,
+                                  text=key if kind == "keyDown" else "")  # fmt: skip
+                    keys += 1
+                    time.sleep(0.05)
+            found = pipe.call("Runtime.evaluate", session,
+                              expression="document.body && document.body.dataset.over === '1'",
+                              returnByValue=True)  # fmt: skip
+            over = found["result"].get("value") is True
+        assert over, "the page did not finish the match"
+        assert by == "click" or keys > 10  # the moves were made with the keys
+        text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
+                         returnByValue=True)["result"]["value"]  # fmt: skip
+        shot = pipe.call("Page.captureScreenshot", session, format="png")["data"]
+        picture = base64.b64decode(shot)
+        (tmp_path / f"browser-table-{by}.png").write_bytes(picture)
+        assert picture.startswith(b"\x89PNG")
+        hand = pipe.call("Runtime.evaluate", session,
+                         expression="document.querySelectorAll('#hand .card').length",
+                         returnByValue=True)["result"]["value"]  # fmt: skip
+        assert hand == 0  # every card was played
+        pipe.call("Browser.close")
+    finally:
+        if proc.poll() is None:
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()  # the browser this test started, by its handle
+                proc.wait(10)
+        for fd in (to_browser[1], from_browser[0]):
+            os.close(fd)
+        loop.call_soon_threadsafe(stop.set)
+        thread.join(10)
+    received = json.loads(text)
+    assert received[0]["type"] == "session"
+    assert received[1]["type"] == "welcome" and received[1]["seat"] == 0
+    assert received[-1]["type"] == "match_over"
+    assert len(table.finished) == 2
+    assert received[-1]["totals"] == list(cb.Match(rules=cb.CAVENDISH, deals=2,
+                                          finished=tuple(table.finished)).totals)  # fmt: skip
+    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
+    views = [(m["deal"], m["turn"]) for m in received if m["type"] == "view"]
+    assert views == [(n, t) for n, final in enumerate(table.finished, start=1)
+                     for t in range(len(final.history) + 1)]  # fmt: skip
+
+
+async def http(port: int, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
+    """One HTTP/1.1 request to 127.0.0.1:port; the status and the body."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
+                 .encode() + body)  # fmt: skip
+    answer = await reader.read()
+    writer.close()
+    head, _, content = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), content
+
+
+def test_the_web_bridge_serves_the_page_and_relays_a_seat_without_a_browser() -> None:
+    """The page's files, 404, bad sends refused, and a whole match played through /events and /send."""
+
+    async def scenario() -> tuple[Watched, list[dict[str, Any]]]:
+        table = Watched(cb.CAVENDISH, deals=1, seed=3, bots=(1, 2), move_time=None)
+        await table.start()
+        bridge = WebBridge(table.port)
+        port = await bridge.start()
+        received: list[dict[str, Any]] = []
+        try:
+            status, page = await http(port, "GET", "/")
+            assert status == 200 and b'src="/static/app.js"' in page
+            assert b"http" not in page.replace(b"http-equiv", b"")  # no CDN: nothing off the box
+            for name in ("app.js", "style.css"):
+                status, text = await http(port, "GET", f"/static/{name}")
+                assert status == 200 and text
+                assert b"https://" not in text and b"http://" not in text
+            assert (await http(port, "GET", "/etc/passwd"))[0] == 404
+            assert (await http(port, "POST", "/send?session=nope", b"{}"))[0] == 400
+            assert (await http(port, "POST", "/send?session=nope", b"x" * 9000))[0] == 413
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET /events?name=ann&seat=0 HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200")
+            session = ""
+            while line := await reader.readline():
+                if not line.startswith(b"data: "):
+                    continue
+                message = json.loads(line[6:])
+                received.append(message)
+                if message["type"] == "session":
+                    session = message["session"]
+                elif message["type"] == "view" and message["view"]["legal_actions"]:
+                    legal = message["view"]["legal_actions"]
+                    action = next((text for text in legal if text != "pass"), legal[0])
+                    body = json.dumps({"type": "action", "deal": message["deal"],
+                                       "turn": message["turn"], "action": action}).encode()  # fmt: skip
+                    assert (await http(port, "POST", f"/send?session={session}", body))[0] == 200
+                elif message["type"] == "match_over":
+                    break
+            writer.close()
+        finally:
+            await bridge.close()
+            await table.close()
+        return table, received
+
+    table, received = asyncio.run(asyncio.wait_for(scenario(), 30))
+    assert received[-1]["type"] == "match_over"
+    assert len(table.finished) == 1
+    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
