@@ -1,0 +1,565 @@
+"""Numbers for learning programs: integer actions, legal masks and observation vectors.
+
+Pure Python; NumPy is used only when it is asked for (``numpy=True``) and
+installed. Nothing here imports NumPy at import time.
+
+**Actions.** Every built-in player action has one fixed id, the same in every
+ruleset (the table below); :func:`num_actions` is 208 for a ruleset that
+forbids irregularities and 413 in table mode (``irregularities="record"``),
+whose irregular actions take the ids from 208 on.
+
+| Ids | Action |
+| --- | --- |
+| 0 | `Pass()` |
+| 1 | `Done()` |
+| 2-5 | `Bid(contract)`: stand, chiamo, solo, solissimo |
+| 6-7 | `Raise(modifier)`: dividete, scegliete |
+| 8-47 | `Call(card)`, ``8 + card.index`` |
+| 48-87 | `GiveBack(card)` |
+| 88-127 | `Discard(card)` |
+| 128-167 | `Take(card)` |
+| 168-207 | `Play(card)` |
+| 208-247 | `Revoke(card)` (table mode) |
+| 248-251 | `TurnStock(seat)` (table mode) |
+| 252 | `Abandon()` (table mode) |
+| 253-412 | `OutOfTurn(seat, card)`, ``253 + 40 * seat + card.index`` (table mode) |
+
+A chance outcome (:class:`~calabrasella.Draw`) is not a player's action and
+has no id here (an environment numbers a chance node's outcomes itself), and
+a variant's own kind of action (:class:`~calabrasella.CustomAction`) has no
+fixed place in a fixed space: both raise
+:class:`~calabrasella.IllegalActionError`, and so does
+:func:`legal_mask` where such an action is legal. A variant that brings its
+own actions needs its own encoding.
+
+**Observations.** :func:`observation` turns a :class:`~calabrasella.View`
+into a flat vector of floats laid out as :data:`OBSERVATION_LAYOUT` says
+(:func:`observation_layout` gives each part's slice); seats are absolute
+(0 to 3; a three-seat table leaves seat 3's entries at zero).
+
+Example:
+    >>> import calabrasella as cb
+    >>> from calabrasella import encoding
+    >>> state = cb.new_deal(cb.CAVENDISH, seed=7)
+    >>> view = state.view(state.to_move)
+    >>> [encoding.action_id(a) for a in view.legal_actions]
+    [0, 2]
+    >>> encoding.action_of(2, view)
+    Bid(contract=<Contract.STAND: 'stand'>)
+    >>> mask = encoding.legal_mask(view)
+    >>> len(mask), sum(mask)
+    (208, 2)
+    >>> len(encoding.observation(view)) == encoding.OBSERVATION_SIZE
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Union
+
+from .actions import (
+    BIDS,
+    CALLS,
+    DISCARDS,
+    DONE,
+    GIVE_BACKS,
+    PASS,
+    PLAYS,
+    RAISES,
+    REVOKES,
+    TAKES,
+    Abandon,
+    Action,
+    Bid,
+    Call,
+    Contract,
+    CustomAction,
+    Discard,
+    Done,
+    Draw,
+    GiveBack,
+    Modifier,
+    OutOfTurn,
+    Pass,
+    Play,
+    Raise,
+    Revoke,
+    Take,
+    TurnStock,
+)
+from .cards import DECK, Card, CardSet, Suit
+from .errors import IllegalActionError, StateError
+from .phases import Phase
+from .rulesets.base import PLAY_FREE, PLAY_TABLE, Ruleset
+from .state import State
+from .views import Hidden, View
+
+__all__ = [
+    "NUM_REGULAR_ACTIONS",
+    "NUM_TABLE_ACTIONS",
+    "OBSERVATION_LAYOUT",
+    "OBSERVATION_SIZE",
+    "action_id",
+    "action_of",
+    "cards_played",
+    "known_voids",
+    "legal_ids",
+    "legal_mask",
+    "num_actions",
+    "observation",
+    "observation_layout",
+    "partner",
+    "tricks_left",
+    "unseen_cards",
+    "winning_seat",
+]
+
+
+_CONTRACTS = tuple(Contract)
+_MODIFIERS = tuple(Modifier)
+_PHASES = tuple(Phase)
+
+_CALL, _GIVE_BACK, _DISCARD, _TAKE, _PLAY = 8, 48, 88, 128, 168
+_REVOKE, _TURN_STOCK, _ABANDON, _OUT_OF_TURN = 208, 248, 252, 253
+#: The size of the action space of a ruleset that forbids irregularities.
+NUM_REGULAR_ACTIONS = 208
+#: The size of the action space in table mode (``irregularities="record"``).
+NUM_TABLE_ACTIONS = 413
+
+_ABANDON_ACTION = Abandon()
+_TURN_STOCKS = tuple(TurnStock(s) for s in range(4))
+_OUT_OF_TURNS = tuple(OutOfTurn(s, c) for s in range(4) for c in DECK)
+
+#: Every action by id (the shared instances where the engine has them).
+_BY_ID: tuple[Action, ...] = (
+    PASS,
+    DONE,
+    *(BIDS[c] for c in _CONTRACTS),
+    *(RAISES[m] for m in _MODIFIERS),
+    *CALLS,
+    *GIVE_BACKS,
+    *DISCARDS,
+    *TAKES,
+    *PLAYS,
+    *REVOKES,
+    *_TURN_STOCKS,
+    _ABANDON_ACTION,
+    *_OUT_OF_TURNS,
+)
+assert len(_BY_ID) == NUM_TABLE_ACTIONS
+
+_CARD_BASES: dict[type, int] = {
+    Call: _CALL,
+    GiveBack: _GIVE_BACK,
+    Discard: _DISCARD,
+    Take: _TAKE,
+    Play: _PLAY,
+    Revoke: _REVOKE,
+}
+_CONTRACT_IDS = {c: 2 + i for i, c in enumerate(_CONTRACTS)}
+_MODIFIER_IDS = {m: 6 + i for i, m in enumerate(_MODIFIERS)}
+
+
+def num_actions(rules: Ruleset) -> int:
+    """Return the size of ``rules``' action space: 208, or 413 in table mode.
+
+    Example:
+        >>> import attrs, calabrasella as cb
+        >>> num_actions(cb.CALABRESELLA), num_actions(attrs.evolve(cb.CAVENDISH, irregularities="record"))
+        (208, 413)
+    """
+    return NUM_TABLE_ACTIONS if rules._play == PLAY_TABLE else NUM_REGULAR_ACTIONS
+
+
+def action_id(action: Action) -> int:
+    """Return the fixed id of a player's action (see the module's table).
+
+    Raises:
+        IllegalActionError: ``action`` is a chance outcome (:class:`Draw`), a
+            variant's own kind (:class:`CustomAction`) or not an action.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> action_id(cb.Play("3d")), action_id(cb.Play("4c")), action_id(cb.Bid("solo"))
+        (168, 207, 4)
+    """
+    cls = action.__class__
+    base = _CARD_BASES.get(cls)
+    if base is not None:
+        return base + action.card.index  # type: ignore[union-attr]
+    if cls is Pass:
+        return 0
+    if cls is Done:
+        return 1
+    if cls is Bid:
+        return _CONTRACT_IDS[action.contract]  # type: ignore[union-attr]
+    if cls is Raise:
+        return _MODIFIER_IDS[action.modifier]  # type: ignore[union-attr]
+    if cls is TurnStock:
+        return _TURN_STOCK + action.seat  # type: ignore[union-attr]
+    if cls is Abandon:
+        return _ABANDON
+    if cls is OutOfTurn:
+        return _OUT_OF_TURN + 40 * action.seat + action.card.index  # type: ignore[union-attr]
+    if cls is Draw:
+        raise IllegalActionError(
+            action, "a chance outcome, not a player's action: it has no action id"
+        )
+    if isinstance(action, CustomAction):
+        raise IllegalActionError(
+            action,
+            f"a variant's own kind of action ({type(action).kind!r}) has no action id: "
+            "the fixed action space numbers the built-in actions only",
+        )
+    raise IllegalActionError(action, "not an action: it has no action id")
+
+
+def _legal(state_or_view: Union[State, View]) -> tuple[Action, ...]:
+    if isinstance(state_or_view, View):
+        return state_or_view.legal_actions
+    if isinstance(state_or_view, State):
+        return state_or_view.legal_actions()
+    raise StateError(f"expected a State or a View, not {state_or_view!r}")
+
+
+def _rules(state_or_view: Union[State, View]) -> Ruleset:
+    return state_or_view.rules
+
+
+def action_of(action_id: int, state_or_view: Union[State, View]) -> Action:
+    """Return the legal action numbered ``action_id`` in a state or a view.
+
+    The inverse of :func:`action_id` over the legal actions: the action
+    returned is the one ``legal_actions`` lists (the same instance).
+
+    Raises:
+        IllegalActionError: ``action_id`` is not an id of the ruleset's action
+            space, or its action is not legal there.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> view = cb.new_deal(cb.CALABRESELLA, seed=3).view(1)
+        >>> action_of(0, view)
+        Pass()
+        >>> action_of(168, view)
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.IllegalActionError: illegal action 168: action id 168 (play 3d) is not legal here
+    """
+    if type(action_id) is not int:
+        try:
+            action_id = int(action_id.__index__())  # a NumPy integer, say
+        except (AttributeError, TypeError):
+            raise IllegalActionError(action_id, "not an action id (an int)") from None
+    size = num_actions(_rules(state_or_view))
+    if not 0 <= action_id < size:
+        raise IllegalActionError(action_id, f"not an action id of this ruleset (0 to {size - 1})")
+    wanted = _BY_ID[action_id]
+    for action in _legal(state_or_view):
+        if action == wanted:
+            return action
+    raise IllegalActionError(action_id, f"action id {action_id} ({wanted}) is not legal here")
+
+
+def legal_ids(state_or_view: Union[State, View]) -> list[int]:
+    """Return the ids of the legal actions, in ``legal_actions``' order.
+
+    Raises:
+        IllegalActionError: A legal action has no id (a variant's own kind, or
+            the state is a chance node: its outcomes are no player's).
+    """
+    return [action_id(a) for a in _legal(state_or_view)]
+
+
+def legal_mask(state_or_view: Union[State, View], *, numpy: bool = False) -> Any:
+    """Return a 0/1 vector over the action space: 1 where the action is legal.
+
+    A list of ints, or with ``numpy=True`` a NumPy ``int8`` array. Given a
+    view, the seat's own legal actions (none when it is not to act); given a
+    state, every legal action (in table mode, every seat's irregular ones too).
+
+    Raises:
+        IllegalActionError: As :func:`legal_ids`.
+        ImportError: ``numpy=True`` and NumPy is not installed.
+    """
+    mask = [0] * num_actions(_rules(state_or_view))
+    for i in legal_ids(state_or_view):
+        mask[i] = 1
+    if numpy:
+        import numpy as np
+
+        return np.asarray(mask, dtype=np.int8)
+    return mask
+
+
+# --- View helpers -------------------------------------------------------------------
+
+
+def _in_play(view: View) -> tuple[int, ...]:
+    """The seats that play (a four-seat table's dealer sits out)."""
+    d, n = view.dealer, view.rules.players
+    return ((d + 1) % n, (d + 2) % n, (d + 3) % n)
+
+
+def _plays(view: View) -> list[tuple[int, int, bool]]:
+    """Every card played to a trick, in order: (seat, card index, whether a revoke)."""
+    out = []
+    for seat, action in view.history:
+        cls = action.__class__
+        if cls is Play or cls is Revoke:
+            out.append((seat, action.card.index, cls is Revoke))  # type: ignore[union-attr]
+    return out
+
+
+def cards_played(view: View) -> tuple[CardSet, ...]:
+    """Return the cards each seat played to tricks so far, the current trick included.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> cards_played(cb.new_deal(cb.CAVENDISH, seed=7).view(0))
+        (CardSet.parse(''), CardSet.parse(''), CardSet.parse(''))
+    """
+    masks = [0] * view.rules.players
+    for seat, card, _ in _plays(view):
+        masks[seat] |= 1 << card
+    return tuple(CardSet(m) for m in masks)
+
+
+def known_voids(view: View) -> tuple[frozenset[Suit], ...]:
+    """Return, for each seat, the suits it is known to lack.
+
+    A seat that played off the suit led (a :class:`Play`, not a recorded
+    revoke) where the rules make it follow suit holds no card of that suit.
+    Under ``follow_suit=False`` nothing is known this way: every set is empty.
+    """
+    voids: list[set[Suit]] = [set() for _ in range(view.rules.players)]
+    if view.rules._play == PLAY_FREE:
+        return tuple(frozenset(v) for v in voids)
+    led = -1
+    for i, (seat, card, revoke) in enumerate(_plays(view)):
+        if i % 3 == 0:
+            led = card // 10
+        elif card // 10 != led and not revoke:
+            voids[seat].add(Suit(led))
+    return tuple(frozenset(v) for v in voids)
+
+
+def unseen_cards(view: View) -> CardSet:
+    """Return the cards this seat has not seen: every card it never held or saw face up.
+
+    Seen are its hand, the cards played, the stock cards shown to all (and
+    the final stock), its own discards and draws, the card given back if it
+    saw it, and every card named by a face-up exchange action in its history
+    except a call (a call names a card without showing it).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> len(unseen_cards(cb.new_deal(cb.CAVENDISH, seed=7).view(0)))
+        28
+    """
+    seen = view.hand.mask | view.exposed.mask | view.discards.mask | view.drawn.mask
+    if view.given_back is not None:
+        seen |= 1 << view.given_back.index
+    if view.final_stock is not None:
+        seen |= view.final_stock.mask
+    for _, action in view.history:
+        cls = action.__class__
+        if cls is Hidden or cls is Call:
+            continue
+        card = getattr(action, "card", None)
+        if card is not None and card.__class__ is Card:
+            seen |= 1 << card.index
+        elif cls is Draw:
+            seen |= action.cards.mask  # type: ignore[union-attr]
+    return CardSet(((1 << 40) - 1) & ~seen)
+
+
+def winning_seat(view: View) -> int | None:
+    """Return the seat whose card is winning the current trick (``None`` with no card in it)."""
+    trick = view.trick
+    if not trick:
+        return None
+    best_seat, best = trick[0]
+    for seat, card in trick[1:]:
+        if card.beats(best):
+            best_seat, best = seat, card
+    return best_seat
+
+
+def partner(view: View, seat: int | None = None) -> int | None:
+    """Return the partner of ``seat`` (the view's own seat by default).
+
+    The two adversaries of the declarer play together: each one's partner is
+    the other. The declarer, a seat sitting out, and everyone before the
+    declarer is known, have none (``None``).
+    """
+    seat = view.seat if seat is None else seat
+    declarer = view.declarer
+    if declarer is None or seat == declarer:
+        return None
+    others = [s for s in _in_play(view) if s not in (seat, declarer)]
+    return others[0] if len(others) == 1 else None
+
+
+def tricks_left(view: View) -> int:
+    """Return how many tricks are still to complete (the current one included).
+
+    Before the play, all of them: the cards each seat will hold when it
+    begins (``rules.play_sizes``); none once the deal is over.
+    """
+    phase = view.phase
+    if phase is Phase.OVER:
+        return 0
+    if phase is Phase.PLAYING:
+        sizes = view.hand_sizes
+        return max(sizes[s] for s in _in_play(view))
+    contract = view.contract if view.contract is not None else view.rules.contracts[0]
+    return view.rules.play_sizes(contract, view.modifier)[0]
+
+
+# --- observations ---------------------------------------------------------------
+
+#: The parts of an observation, in order, with their sizes. Seats are absolute
+#: (0 to 3), cards by :attr:`Card.index`, counts as plain numbers.
+OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
+    ("phase", len(_PHASES), "one-hot Phase (bidding ... over)"),
+    ("seat", 4, "one-hot: whose view this is"),
+    ("dealer", 4, "one-hot: the dealer"),
+    ("to_move", 4, "one-hot: the seat to act (all zero at chance and at the end)"),
+    ("declarer", 4, "one-hot: the declarer, once known"),
+    ("partner", 4, "one-hot: this seat's partner, if it has one"),
+    ("giver", 4, "one-hot: the seat that gave the called card"),
+    ("contract", len(_CONTRACTS), "one-hot: stand, chiamo, solo, solissimo"),
+    ("modifier", len(_MODIFIERS), "one-hot: dividete, scegliete"),
+    ("stake", 1, "the multiplier so far: Calabresella's stake of the contract (1 to 16), 1 for Cavendish, 0 before a contract"),
+    ("hand", 40, "this seat's cards"),
+    ("hand_sizes", 4, "how many cards each seat holds"),
+    ("stock_size", 1, "how many cards the stock holds"),
+    ("called", 40, "the card called or asked for"),
+    ("given_back", 40, "the card given back, if this seat saw it"),
+    ("exposed", 40, "the stock cards shown to every seat"),
+    ("discards", 40, "this seat's own discards"),
+    ("drawn", 40, "the cards this seat drew unseen"),
+    ("played", 160, "cards played to tricks by each seat: 40 per seat, seat 0 first"),
+    ("trick", 160, "the current trick: the card each seat played to it, 40 per seat"),
+    ("leader", 4, "one-hot: the seat that led the current trick"),
+    ("winning", 4, "one-hot: the seat winning the current trick"),
+    ("voids", 16, "known voids: 4 suits per seat (in the order of Suit: coins, cups, swords, batons)"),
+    ("tricks_won", 4, "tricks won by each seat"),
+    ("card_units_won", 4, "card units in each seat's tricks"),
+    ("tricks_left", 1, "tricks still to complete"),
+    ("unseen", 40, "cards this seat has not seen (see unseen_cards)"),
+    ("final_stock", 40, "the stock shown at the end of the deal"),
+)
+
+OBSERVATION_SIZE: int = sum(size for _, size, _ in OBSERVATION_LAYOUT)
+
+
+def _offsets() -> dict[str, slice]:
+    out = {}
+    at = 0
+    for name, size, _ in OBSERVATION_LAYOUT:
+        out[name] = slice(at, at + size)
+        at += size
+    return out
+
+
+_SLICES = _offsets()
+
+
+def observation_layout() -> dict[str, slice]:
+    """Return each part of an observation and its slice of the vector.
+
+    Example:
+        >>> observation_layout()["phase"]
+        slice(0, 9, None)
+    """
+    return dict(_SLICES)
+
+
+def _one_hot(out: list[float], name: str, index: int | None) -> None:
+    if index is not None:
+        out[_SLICES[name].start + index] = 1.0
+
+
+def _cards(out: list[float], start: int, mask: int) -> None:
+    while mask:
+        low = mask & -mask
+        out[start + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+def _put(out: list[float], name: str, values: Sequence[float]) -> None:
+    start = _SLICES[name].start
+    for i, v in enumerate(values):
+        out[start + i] = float(v)
+
+
+def observation(view: View, *, numpy: bool = False) -> Any:
+    """Return the view as a flat vector laid out as :data:`OBSERVATION_LAYOUT` says.
+
+    Built from the view alone, so worlds the seat cannot tell apart give
+    equal vectors. A list of floats, or with ``numpy=True`` a NumPy
+    ``float32`` array.
+
+    Raises:
+        ImportError: ``numpy=True`` and NumPy is not installed.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> view = cb.new_deal(cb.CAVENDISH, seed=7).view(1)
+        >>> obs = observation(view)
+        >>> sum(obs[observation_layout()["hand"]])
+        12.0
+    """
+    out = [0.0] * OBSERVATION_SIZE
+    rules = view.rules
+    _one_hot(out, "phase", _PHASES.index(view.phase))
+    _one_hot(out, "seat", view.seat)
+    _one_hot(out, "dealer", view.dealer)
+    _one_hot(out, "to_move", view.to_move)
+    _one_hot(out, "declarer", view.declarer)
+    _one_hot(out, "partner", partner(view))
+    _one_hot(out, "giver", view.giver)
+    contract = view.contract
+    if contract is not None:
+        _one_hot(out, "contract", _CONTRACTS.index(contract))
+        stake = getattr(rules, "stake", None)
+        out[_SLICES["stake"].start] = float(stake(contract, view.modifier)) if stake else 1.0
+    if view.modifier is not None:
+        _one_hot(out, "modifier", _MODIFIERS.index(view.modifier))
+    _cards(out, _SLICES["hand"].start, view.hand.mask)
+    _put(out, "hand_sizes", view.hand_sizes)
+    out[_SLICES["stock_size"].start] = float(view.stock_size)
+    if view.called is not None:
+        _cards(out, _SLICES["called"].start, 1 << view.called.index)
+    if view.given_back is not None:
+        _cards(out, _SLICES["given_back"].start, 1 << view.given_back.index)
+    _cards(out, _SLICES["exposed"].start, view.exposed.mask)
+    _cards(out, _SLICES["discards"].start, view.discards.mask)
+    _cards(out, _SLICES["drawn"].start, view.drawn.mask)
+    played = _SLICES["played"].start
+    for seat, card, _ in _plays(view):
+        out[played + 40 * seat + card] = 1.0
+    trick = _SLICES["trick"].start
+    for seat, c in view.trick:
+        out[trick + 40 * seat + c.index] = 1.0
+    if view.trick:
+        _one_hot(out, "leader", view.leader)
+    _one_hot(out, "winning", winning_seat(view))
+    voids = _SLICES["voids"].start
+    for seat, suits in enumerate(known_voids(view)):
+        for suit in suits:
+            out[voids + 4 * seat + int(suit)] = 1.0
+    _put(out, "tricks_won", view.tricks_won)
+    _put(out, "card_units_won", view.card_units_won)
+    out[_SLICES["tricks_left"].start] = float(tricks_left(view))
+    _cards(out, _SLICES["unseen"].start, unseen_cards(view).mask)
+    if view.final_stock is not None:
+        _cards(out, _SLICES["final_stock"].start, view.final_stock.mask)
+    if numpy:
+        import numpy as np
+
+        return np.asarray(out, dtype=np.float32)
+    return out
