@@ -55,7 +55,6 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Union
 
 from .actions import (
@@ -420,8 +419,9 @@ def tricks_left(view: View) -> int:
 
 # --- observations ---------------------------------------------------------------
 
-#: The parts of an observation, in order, with their sizes. Seats are absolute
-#: (0 to 3), cards by :attr:`Card.index`, counts as plain numbers.
+#: The parts of an observation, in order: (name, size, meaning). Seats are
+#: absolute (0 to 3), cards by :attr:`Card.index`, counts as plain numbers; the
+#: parts made of cards (40 entries each, 1.0 where the card is) come last.
 OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("phase", len(_PHASES), "one-hot Phase (bidding ... over)"),
     ("seat", 4, "one-hot: whose view this is"),
@@ -433,9 +433,15 @@ OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("contract", len(_CONTRACTS), "one-hot: stand, chiamo, solo, solissimo"),
     ("modifier", len(_MODIFIERS), "one-hot: dividete, scegliete"),
     ("stake", 1, "the multiplier so far: Calabresella's stake of the contract (1 to 16), 1 for Cavendish, 0 before a contract"),
-    ("hand", 40, "this seat's cards"),
     ("hand_sizes", 4, "how many cards each seat holds"),
     ("stock_size", 1, "how many cards the stock holds"),
+    ("leader", 4, "one-hot: the seat that led the current trick"),
+    ("winning", 4, "one-hot: the seat winning the current trick"),
+    ("voids", 16, "known voids: 4 suits per seat, seat 0 first (suits in the order of Suit: coins, cups, swords, batons)"),
+    ("tricks_won", 4, "tricks won by each seat"),
+    ("card_units_won", 4, "card units in each seat's tricks"),
+    ("tricks_left", 1, "tricks still to complete"),
+    ("hand", 40, "this seat's cards"),
     ("called", 40, "the card called or asked for"),
     ("given_back", 40, "the card given back, if this seat saw it"),
     ("exposed", 40, "the stock cards shown to every seat"),
@@ -443,12 +449,6 @@ OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
     ("drawn", 40, "the cards this seat drew unseen"),
     ("played", 160, "cards played to tricks by each seat: 40 per seat, seat 0 first"),
     ("trick", 160, "the current trick: the card each seat played to it, 40 per seat"),
-    ("leader", 4, "one-hot: the seat that led the current trick"),
-    ("winning", 4, "one-hot: the seat winning the current trick"),
-    ("voids", 16, "known voids: 4 suits per seat (in the order of Suit: coins, cups, swords, batons)"),
-    ("tricks_won", 4, "tricks won by each seat"),
-    ("card_units_won", 4, "card units in each seat's tricks"),
-    ("tricks_left", 1, "tricks still to complete"),
     ("unseen", 40, "cards this seat has not seen (see unseen_cards)"),
     ("final_stock", 40, "the stock shown at the end of the deal"),
 )
@@ -466,6 +466,10 @@ def _offsets() -> dict[str, slice]:
 
 
 _SLICES = _offsets()
+_HEADER = _SLICES["hand"].start  # the parts before the cards
+_AT = {name: part.start for name, part in _SLICES.items()}
+#: Each byte's eight bits as floats, lowest first: the card parts are written bytewise.
+_BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
 
 
 def observation_layout() -> dict[str, slice]:
@@ -478,22 +482,35 @@ def observation_layout() -> dict[str, slice]:
     return dict(_SLICES)
 
 
-def _one_hot(out: list[float], name: str, index: int | None) -> None:
-    if index is not None:
-        out[_SLICES[name].start + index] = 1.0
-
-
-def _cards(out: list[float], start: int, mask: int) -> None:
-    while mask:
-        low = mask & -mask
-        out[start + low.bit_length() - 1] = 1.0
-        mask ^= low
-
-
-def _put(out: list[float], name: str, values: Sequence[float]) -> None:
-    start = _SLICES[name].start
-    for i, v in enumerate(values):
-        out[start + i] = float(v)
+def _scan(view: View) -> tuple[list[int], list[int], int]:
+    """One pass over the history: each seat's played cards, its known voids (a 4-bit
+    mask per seat) and the cards seen face up in the history."""
+    n = view.rules.players
+    played = [0] * n
+    voids = [0] * n
+    seen = 0
+    follow = view.rules._play != PLAY_FREE
+    count = 0
+    led = -1
+    for seat, action in view.history:
+        cls = action.__class__
+        if cls is Play or cls is Revoke:
+            card = action.card.index  # type: ignore[union-attr]
+            played[seat] |= 1 << card
+            if count % 3 == 0:
+                led = card // 10
+            elif follow and cls is Play and card // 10 != led:
+                voids[seat] |= 1 << led
+            count += 1
+        elif cls is Hidden or cls is Call:
+            continue
+        elif cls is Draw:
+            seen |= action.cards.mask  # type: ignore[union-attr]
+        else:
+            card_ = getattr(action, "card", None)
+            if card_ is not None and card_.__class__ is Card:
+                seen |= 1 << card_.index
+    return played, voids, seen
 
 
 def observation(view: View, *, numpy: bool = False) -> Any:
@@ -513,53 +530,87 @@ def observation(view: View, *, numpy: bool = False) -> Any:
         >>> sum(obs[observation_layout()["hand"]])
         12.0
     """
-    out = [0.0] * OBSERVATION_SIZE
+    at = _AT
+    out = [0.0] * _HEADER
     rules = view.rules
-    _one_hot(out, "phase", _PHASES.index(view.phase))
-    _one_hot(out, "seat", view.seat)
-    _one_hot(out, "dealer", view.dealer)
-    _one_hot(out, "to_move", view.to_move)
-    _one_hot(out, "declarer", view.declarer)
-    _one_hot(out, "partner", partner(view))
-    _one_hot(out, "giver", view.giver)
+    out[_PHASES.index(view.phase)] = 1.0
+    out[at["seat"] + view.seat] = 1.0
+    out[at["dealer"] + view.dealer] = 1.0
+    if view.to_move is not None:
+        out[at["to_move"] + view.to_move] = 1.0
+    if view.declarer is not None:
+        out[at["declarer"] + view.declarer] = 1.0
+    mate = partner(view)
+    if mate is not None:
+        out[at["partner"] + mate] = 1.0
+    if view.giver is not None:
+        out[at["giver"] + view.giver] = 1.0
     contract = view.contract
     if contract is not None:
-        _one_hot(out, "contract", _CONTRACTS.index(contract))
+        out[at["contract"] + _CONTRACTS.index(contract)] = 1.0
         stake = getattr(rules, "stake", None)
-        out[_SLICES["stake"].start] = float(stake(contract, view.modifier)) if stake else 1.0
+        out[at["stake"]] = float(stake(contract, view.modifier)) if stake else 1.0
     if view.modifier is not None:
-        _one_hot(out, "modifier", _MODIFIERS.index(view.modifier))
-    _cards(out, _SLICES["hand"].start, view.hand.mask)
-    _put(out, "hand_sizes", view.hand_sizes)
-    out[_SLICES["stock_size"].start] = float(view.stock_size)
-    if view.called is not None:
-        _cards(out, _SLICES["called"].start, 1 << view.called.index)
-    if view.given_back is not None:
-        _cards(out, _SLICES["given_back"].start, 1 << view.given_back.index)
-    _cards(out, _SLICES["exposed"].start, view.exposed.mask)
-    _cards(out, _SLICES["discards"].start, view.discards.mask)
-    _cards(out, _SLICES["drawn"].start, view.drawn.mask)
-    played = _SLICES["played"].start
-    for seat, card, _ in _plays(view):
-        out[played + 40 * seat + card] = 1.0
-    trick = _SLICES["trick"].start
-    for seat, c in view.trick:
-        out[trick + 40 * seat + c.index] = 1.0
-    if view.trick:
-        _one_hot(out, "leader", view.leader)
-    _one_hot(out, "winning", winning_seat(view))
-    voids = _SLICES["voids"].start
-    for seat, suits in enumerate(known_voids(view)):
-        for suit in suits:
-            out[voids + 4 * seat + int(suit)] = 1.0
-    _put(out, "tricks_won", view.tricks_won)
-    _put(out, "card_units_won", view.card_units_won)
-    out[_SLICES["tricks_left"].start] = float(tricks_left(view))
-    _cards(out, _SLICES["unseen"].start, unseen_cards(view).mask)
-    if view.final_stock is not None:
-        _cards(out, _SLICES["final_stock"].start, view.final_stock.mask)
+        out[at["modifier"] + _MODIFIERS.index(view.modifier)] = 1.0
+    i = at["hand_sizes"]
+    for n in view.hand_sizes:
+        out[i] = float(n)
+        i += 1
+    out[at["stock_size"]] = float(view.stock_size)
+    trick = view.trick
+    trick_masks = [0, 0, 0, 0]
+    if trick:
+        out[at["leader"] + view.leader] = 1.0
+        best_seat, best = trick[0]
+        for seat, card in trick:
+            trick_masks[seat] = 1 << card.index
+            if card.beats(best):
+                best_seat, best = seat, card
+        out[at["winning"] + best_seat] = 1.0
+    played, voids, seen = _scan(view)
+    i = at["voids"]
+    for seat, suits in enumerate(voids):
+        for suit in range(4):
+            if suits >> suit & 1:
+                out[i + 4 * seat + suit] = 1.0
+    i = at["tricks_won"]
+    for n in view.tricks_won:
+        out[i] = float(n)
+        i += 1
+    i = at["card_units_won"]
+    for n in view.card_units_won:
+        out[i] = float(n)
+        i += 1
+    out[at["tricks_left"]] = float(tricks_left(view))
+    hand = view.hand.mask
+    called = 0 if view.called is None else 1 << view.called.index
+    given_back = 0 if view.given_back is None else 1 << view.given_back.index
+    final = 0 if view.final_stock is None else view.final_stock.mask
+    exposed, discards, drawn = view.exposed.mask, view.discards.mask, view.drawn.mask
+    seen |= hand | exposed | discards | drawn | given_back | final
+    for m in played:
+        seen |= m
+    played += [0] * (4 - len(played))
+    masks = (
+        hand, called, given_back, exposed, discards, drawn, *played, *trick_masks,
+        _ALL & ~seen, final,
+    )  # fmt: skip
+    bits = b"".join([m.to_bytes(5, "little") for m in masks])
     if numpy:
         import numpy as np
 
-        return np.asarray(out, dtype=np.float32)
+        return np.concatenate(
+            (
+                np.asarray(out, dtype=np.float32),
+                np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little").astype(
+                    np.float32
+                ),
+            )
+        )
+    table = _BYTE_FLOATS
+    for b in bits:
+        out += table[b]
     return out
+
+
+_ALL = (1 << 40) - 1
