@@ -99,6 +99,7 @@ __all__ = [
     "NUM_TABLE_ACTIONS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_SIZE",
+    "action_at",
     "action_id",
     "action_of",
     "cards_played",
@@ -212,6 +213,21 @@ def action_id(action: Action) -> int:
             "the fixed action space numbers the built-in actions only",
         )
     raise IllegalActionError(action, "not an action: it has no action id")
+
+
+def action_at(action_id: int) -> Action:
+    """Return the action numbered ``action_id``, legal anywhere or not (for display).
+
+    Raises:
+        IllegalActionError: ``action_id`` is not an id (0 to 412).
+
+    Example:
+        >>> action_at(168), action_at(252)
+        (Play(card=Card.parse('3d')), Abandon())
+    """
+    if type(action_id) is not int or not 0 <= action_id < NUM_TABLE_ACTIONS:
+        raise IllegalActionError(action_id, f"not an action id (0 to {NUM_TABLE_ACTIONS - 1})")
+    return _BY_ID[action_id]
 
 
 def _legal(state_or_view: Union[State, View]) -> tuple[Action, ...]:
