@@ -55,6 +55,7 @@ Example:
 
 from __future__ import annotations
 
+from array import array as _floats
 from typing import Any, Union
 
 from .actions import (
@@ -298,13 +299,17 @@ def legal_mask(state_or_view: Union[State, View], *, numpy: bool = False) -> Any
         IllegalActionError: As :func:`legal_ids`.
         ImportError: ``numpy=True`` and NumPy is not installed.
     """
-    mask = [0] * num_actions(_rules(state_or_view))
-    for i in legal_ids(state_or_view):
-        mask[i] = 1
+    size = num_actions(_rules(state_or_view))
+    ids = legal_ids(state_or_view)
     if numpy:
         import numpy as np
 
-        return np.asarray(mask, dtype=np.int8)
+        array = np.zeros(size, dtype=np.int8)
+        array[ids] = 1
+        return array
+    mask = [0] * size
+    for i in ids:
+        mask[i] = 1
     return mask
 
 
@@ -484,6 +489,15 @@ def _offsets() -> dict[str, slice]:
 _SLICES = _offsets()
 _HEADER = _SLICES["hand"].start  # the parts before the cards
 _AT = {name: part.start for name, part in _SLICES.items()}
+(_SEAT, _DEALER, _TO_MOVE, _DECLARER, _PARTNER, _GIVER, _CONTRACT, _MODIFIER, _STAKE,
+ _HAND_SIZES, _STOCK_SIZE, _LEADER, _WINNING, _VOIDS, _TRICKS_WON, _UNITS_WON,
+ _TRICKS_LEFT) = (_AT[name] for name in (
+    "seat", "dealer", "to_move", "declarer", "partner", "giver", "contract", "modifier",
+    "stake", "hand_sizes", "stock_size", "leader", "winning", "voids", "tricks_won",
+    "card_units_won", "tricks_left"))  # fmt: skip
+_PHASE_INDEX = {phase: i for i, phase in enumerate(_PHASES)}
+_CONTRACT_INDEX = {c: i for i, c in enumerate(_CONTRACTS)}
+_MODIFIER_INDEX = {m: i for i, m in enumerate(_MODIFIERS)}
 #: Each byte's eight bits as floats, lowest first: the card parts are written bytewise.
 _BYTE_FLOATS = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
 
@@ -546,58 +560,52 @@ def observation(view: View, *, numpy: bool = False) -> Any:
         >>> sum(obs[observation_layout()["hand"]])
         12.0
     """
-    at = _AT
     out = [0.0] * _HEADER
     rules = view.rules
-    out[_PHASES.index(view.phase)] = 1.0
-    out[at["seat"] + view.seat] = 1.0
-    out[at["dealer"] + view.dealer] = 1.0
+    out[_PHASE_INDEX[view.phase]] = 1.0
+    out[_SEAT + view.seat] = 1.0
+    out[_DEALER + view.dealer] = 1.0
     if view.to_move is not None:
-        out[at["to_move"] + view.to_move] = 1.0
-    if view.declarer is not None:
-        out[at["declarer"] + view.declarer] = 1.0
-    mate = partner(view)
-    if mate is not None:
-        out[at["partner"] + mate] = 1.0
+        out[_TO_MOVE + view.to_move] = 1.0
+    declarer = view.declarer
+    if declarer is not None:
+        out[_DECLARER + declarer] = 1.0
+        mate = partner(view)
+        if mate is not None:
+            out[_PARTNER + mate] = 1.0
     if view.giver is not None:
-        out[at["giver"] + view.giver] = 1.0
+        out[_GIVER + view.giver] = 1.0
     contract = view.contract
     if contract is not None:
-        out[at["contract"] + _CONTRACTS.index(contract)] = 1.0
+        out[_CONTRACT + _CONTRACT_INDEX[contract]] = 1.0
         stake = getattr(rules, "stake", None)
-        out[at["stake"]] = float(stake(contract, view.modifier)) if stake else 1.0
+        out[_STAKE] = float(stake(contract, view.modifier)) if stake else 1.0
     if view.modifier is not None:
-        out[at["modifier"] + _MODIFIERS.index(view.modifier)] = 1.0
-    i = at["hand_sizes"]
-    for n in view.hand_sizes:
-        out[i] = float(n)
-        i += 1
-    out[at["stock_size"]] = float(view.stock_size)
+        out[_MODIFIER + _MODIFIER_INDEX[view.modifier]] = 1.0
+    sizes = view.hand_sizes
+    out[_HAND_SIZES : _HAND_SIZES + len(sizes)] = sizes
+    out[_STOCK_SIZE] = view.stock_size
     trick = view.trick
     trick_masks = [0, 0, 0, 0]
     if trick:
-        out[at["leader"] + view.leader] = 1.0
+        out[_LEADER + view.leader] = 1.0
         best_seat, best = trick[0]
         for seat, card in trick:
             trick_masks[seat] = 1 << card.index
             if card.beats(best):
                 best_seat, best = seat, card
-        out[at["winning"] + best_seat] = 1.0
+        out[_WINNING + best_seat] = 1.0
     played, voids, seen = _scan(view)
-    i = at["voids"]
     for seat, suits in enumerate(voids):
-        for suit in range(4):
-            if suits >> suit & 1:
-                out[i + 4 * seat + suit] = 1.0
-    i = at["tricks_won"]
-    for n in view.tricks_won:
-        out[i] = float(n)
-        i += 1
-    i = at["card_units_won"]
-    for n in view.card_units_won:
-        out[i] = float(n)
-        i += 1
-    out[at["tricks_left"]] = float(tricks_left(view))
+        if suits:
+            for suit in range(4):
+                if suits >> suit & 1:
+                    out[_VOIDS + 4 * seat + suit] = 1.0
+    won = view.tricks_won
+    out[_TRICKS_WON : _TRICKS_WON + len(won)] = won
+    units = view.card_units_won
+    out[_UNITS_WON : _UNITS_WON + len(units)] = units
+    out[_TRICKS_LEFT] = tricks_left(view)
     hand = view.hand.mask
     called = 0 if view.called is None else 1 << view.called.index
     given_back = 0 if view.given_back is None else 1 << view.given_back.index
@@ -615,14 +623,11 @@ def observation(view: View, *, numpy: bool = False) -> Any:
     if numpy:
         import numpy as np
 
-        return np.concatenate(
-            (
-                np.asarray(out, dtype=np.float32),
-                np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little").astype(
-                    np.float32
-                ),
-            )
-        )
+        array = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+        array[:_HEADER] = np.frombuffer(_floats("f", out).tobytes(), dtype=np.float32)
+        array[_HEADER:] = np.unpackbits(np.frombuffer(bits, dtype=np.uint8), bitorder="little")
+        return array
+    out = [float(x) for x in out]  # (counts were set as ints)
     table = _BYTE_FLOATS
     for b in bits:
         out += table[b]
