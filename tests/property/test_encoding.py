@@ -158,12 +158,36 @@ def test_view_helpers_agree_with_the_state(playout: Playout) -> None:
                 assert enc.partner(view, mate) == seat
                 assert len({seat, mate, view.declarer}) == 3
             assert enc.tricks_left(view) >= enc.tricks_left(after.view(seat))
+            _check_parts(view)
     final = states[-1].view(0)
     assert enc.tricks_left(final) == 0
     played = enc.cards_played(final)
     assert sum(len(p) for p in played) == sum(
         1 for _, a in states[-1].history if isinstance(a, (cb.Play, cb.Revoke))
     )
+
+
+def _bits(values: list[float]) -> int:
+    return sum(1 << i for i, v in enumerate(values) if v)
+
+
+def _check_parts(view: cb.View) -> None:
+    """The observation's parts say what the helpers and the view say."""
+    obs = enc.observation(view)
+    part = enc.observation_layout()
+    assert _bits(obs[part["unseen"]]) == enc.unseen_cards(view).mask
+    assert _bits(obs[part["hand"]]) == view.hand.mask
+    played = obs[part["played"]]
+    for seat, cards in enumerate(enc.cards_played(view)):
+        assert _bits(played[40 * seat : 40 * seat + 40]) == cards.mask
+    voids = obs[part["voids"]]
+    for seat, suits in enumerate(enc.known_voids(view)):
+        assert {cb.Suit(i) for i in range(4) if voids[4 * seat + i]} == suits
+    winning = enc.winning_seat(view)
+    assert _bits(obs[part["winning"]]) == (0 if winning is None else 1 << winning)
+    assert obs[part["tricks_left"]] == [enc.tricks_left(view)]
+    assert obs[part["tricks_won"]][: len(view.tricks_won)] == list(view.tricks_won)
+    assert sum(obs[part["phase"]]) == 1
 
 
 def test_the_winning_seat_is_the_highest_card_of_the_suit_led() -> None:
