@@ -67,7 +67,9 @@ GAMES: dict[str, Ruleset] = {
     "python_calabresella": CALABRESELLA,
 }
 _MAX_UTILITY = 1000.0  # a bound, not a tight one: stakes x bonuses x payers, penalties
-_MAX_GAME_LENGTH = 300  # the deal's 40 chance nodes, the auction, the exchange, 36 cards
+_MAX_GAME_LENGTH = 300
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)  # the deal's 40 chance nodes, the auction, the exchange, 36 cards
 
 
 def game_name(rules: Ruleset) -> str:
@@ -172,6 +174,8 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self._game = game
         self.dealt: list[int] = []  # the cards dealt so far, place by place
+        self._dealt_mask = 0
+        self._player = _CHANCE
         self.state: State | None = None  # the library's state, once dealt
         self._legal: list[int] | None = None
 
@@ -195,12 +199,16 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
     # --- OpenSpiel's API --------------------------------------------------------------
 
     def current_player(self) -> int:
+        return self._player  # (OpenSpiel asks often: kept up to date by _apply_action)
+
+    def _update_player(self) -> None:
         state = self.state
         if state is None or state.is_chance:
-            return int(pyspiel.PlayerId.CHANCE)
-        if state.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return state.to_move  # type: ignore[return-value]
+            self._player = _CHANCE
+        elif state.is_over:
+            self._player = _TERMINAL
+        else:
+            self._player = state.to_move  # type: ignore[assignment]
 
     def view(self, player: int) -> View:
         """The library's view of ``player`` (after the deal)."""
@@ -221,7 +229,7 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.state is None:
-            left = sorted(set(range(40)).difference(self.dealt))
+            left = [c for c in range(40) if not self._dealt_mask >> c & 1]
             p = 1.0 / len(left)
             return [(card, p) for card in left]
         outcomes = chance_outcomes(self.state)
@@ -232,18 +240,23 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
         action = int(action)
         state = self.state
         if state is None:
-            if action in self.dealt or not 0 <= action < 40:
+            if not 0 <= action < 40 or self._dealt_mask >> action & 1:
                 raise ValueError(f"card {action} cannot be dealt now")
             self.dealt.append(action)
+            self._dealt_mask |= 1 << action
             if len(self.dealt) == 40:
                 self._finish_deal()
+                self._update_player()
             return
         if state.is_chance:
             chosen: Any = chance_outcomes(state)[action]
-        else:
+        elif state.rules._play == PLAY_TABLE:  # the player's own actions only
             chosen = encoding.action_of(action, self.view(state.to_move))  # type: ignore[arg-type]
+        else:
+            chosen = encoding.action_of(action, state)
         self.state = apply(state, chosen)
         self._legal = None
+        self._update_player()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
