@@ -252,3 +252,21 @@ def test_the_docs_table_is_the_layout() -> None:
     for name, start, stop, size in rows:
         assert layout[name] == slice(int(start), int(stop))
         assert int(stop) - int(start) == int(size)
+
+
+def test_the_docs_action_table_is_the_action_space() -> None:
+    """Each row of docs/research.md's action table names the class of its first and last id,
+    and the rows cover the 413 ids in order."""
+    page = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `(\w+)\(", page, flags=re.MULTILINE)
+    expected_next = 0
+    for first, last, name in rows:
+        low, high = int(first), int(last or first)
+        assert low == expected_next
+        assert type(enc.action_at(low)).__name__ == name
+        assert type(enc.action_at(high)).__name__ == name
+        assert enc.action_id(enc.action_at(high)) == high
+        expected_next = high + 1
+    assert expected_next == enc.NUM_TABLE_ACTIONS
+    with pytest.raises(cb.IllegalActionError):
+        enc.action_at(enc.NUM_TABLE_ACTIONS)
