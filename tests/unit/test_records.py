@@ -424,14 +424,15 @@ def test_records_validate_against_the_schema() -> None:
 
 
 def test_nothing_below_records_imports_it() -> None:
-    """Only the package's __init__, the CLI, the bots and the pictures (svg) may import records."""
+    """Only the package's __init__, the CLI, the bots, the pictures (svg) and the data sets (a
+    layer above records, as the CLI is) may import records and its helpers."""
     package = ROOT / "src" / "calabrasella"
     mine = {"records", "_codec", "_record_text", "_view_codec"}
     for path in package.rglob("*.py"):
         relative = path.relative_to(package)
         if relative.parts[0] in ("cli", "bots", "svg") or (relative.name == "__init__.py" and len(relative.parts) == 1):
             continue
-        if path.stem in mine:
+        if path.stem in mine or relative == Path("datasets.py"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom):

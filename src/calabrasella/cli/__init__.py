@@ -9,7 +9,7 @@ Usage::
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
-                          [--deals N] [--seed N] [--workers N] [--progress]
+                          [--deals N] [--seed N] [--workers N] [--progress] [--save FILE]
     calabrasella serve [--host H] [--port N] [--rules NAME] [--deals N] [--players N]
                        [--seed N] [--move-time S] [--grace S] [--tables N] [--web PORT]
                        [--save DIR] [--resume DIR]
@@ -21,7 +21,8 @@ only that seat's view, and can save the deal as a record; ``replay``
 steps through a saved record (or state) and ``show`` prints it as text;
 ``rules`` lists the registered rulesets with their options; ``demo`` plays one seeded deal between random players and prints
 it (see :func:`demo`); ``simulate`` plays many deals between bots and
-prints a summary table; ``serve`` serves a table over TCP (``calabrasella.server``).
+prints a summary table (and with ``--save`` writes every deal to a data set);
+``serve`` serves a table over TCP (``calabrasella.server``).
 
 Every command reads from stdin and writes to stdout, and a bad argument or
 file gets a one-line message on stderr and exit status 2, never a traceback.
@@ -56,7 +57,7 @@ from ._replay import FileProblem, load_record, replay_record, show_record
 from ._rules import option_info, parse_option_values, rules_text
 from ._serve import add_parser as _add_serve
 from ._serve import run_serve
-from ._simulate import default_progress, parse_bots, run_simulation
+from ._simulate import default_progress, parse_bots, run_simulation, save_simulation
 
 __all__ = [
     "DEFAULT_SEED",
@@ -217,6 +218,12 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         default=None,
         help="draw a progress bar on stderr (default: when stderr is a terminal)",
     )
+    add(
+        "--save",
+        metavar="FILE",
+        help="also write every deal to FILE as a data set: JSON lines for a .jsonl name, "
+        "else a multi-deal text file",
+    )
     subs["serve"] = _add_serve(commands)
     return parser, subs
 
@@ -294,10 +301,19 @@ def _run_simulate(parser: argparse.ArgumentParser, args: Any) -> int:
     except CommandError as error:
         _fail(parser, str(error))
     progress = default_progress() if args.progress is None else (sys.stderr if args.progress else None)
+    if args.save is not None:
+        _check_target(parser, args.save)
     table = run_simulation(
         rules, bots, args.deals, seed=args.seed, workers=args.workers, progress=progress
     )
     sys.stdout.write(table if table.endswith("\n") else table + "\n")
+    if args.save is not None:
+        try:
+            saved = save_simulation(args.save, rules, bots, args.deals, seed=args.seed)
+        except OSError as error:
+            sys.stderr.write(f"calabrasella simulate: --save {args.save}: {error.strerror or error}\n")
+            return 1
+        sys.stdout.write(f"Saved {saved} deals to {args.save}.\n")
     return 0
 
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import concurrent.futures
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO
 
 import calabrasella as cb
 from calabrasella.bots.base import RandomBot
 from calabrasella.bots.heuristic import HeuristicBot
-from calabrasella.bots.simulate import BotFactory, ProgressBar, simulate
+from calabrasella.bots.simulate import BotFactory, ProgressBar, bot_name, replay_deal, simulate
 
 from ._play import CommandError
 
-__all__ = ["BOTS", "parse_bots", "run_simulation"]
+__all__ = ["BOTS", "parse_bots", "run_simulation", "save_simulation", "simulation_records"]
 
 #: The bots ``simulate --bots`` may seat, by name.
 BOTS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot}
@@ -71,6 +71,39 @@ def run_simulation(
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers) as pool:
             summary = simulate(rules, bots, deals, seed=seed, executor=pool, progress=bar)
     return summary.table()
+
+
+def simulation_records(
+    rules: cb.Ruleset, bots: Sequence[BotFactory], deals: int, *, seed: int
+) -> Iterator[cb.Record]:
+    """Yield the record of each deal of a simulation, replayed one at a time as it played.
+
+    Each record's tags say which simulation and deal it is and which bot sat
+    in each seat: ``Simulation`` (the master seed and the deal's index) and
+    ``Seats`` (the bots' names, seat 0 first).
+
+    Example:
+        >>> [r.tags["Seats"] for r in simulation_records(cb.CAVENDISH, [HeuristicBot, RandomBot, RandomBot], 2, seed=1)]
+        ['heuristic,random,random', 'heuristic,random,random']
+    """
+    names = [bot_name(factory) for factory in bots]
+    for index in range(deals):
+        final, seats = replay_deal(rules, bots, seed=seed, index=index)
+        tags = {"Simulation": f"seed {seed} deal {index}", "Seats": ",".join(names[p] for p in seats)}
+        yield cb.Record.from_state(final, tags=tags)
+
+
+def save_simulation(
+    path: str, rules: cb.Ruleset, bots: Sequence[BotFactory], deals: int, *, seed: int
+) -> int:
+    """Write the simulation's deals to the data set ``path`` (:func:`calabrasella.datasets.save`).
+
+    The deals are replayed one at a time (:func:`~calabrasella.bots.replay_deal`)
+    and written as they come, so memory stays flat; return how many.
+    """
+    from calabrasella import datasets
+
+    return datasets.save(path, simulation_records(rules, bots, deals, seed=seed))
 
 
 def default_progress() -> IO[str] | None:

@@ -1,0 +1,126 @@
+"""Random legal play through the research interfaces, against the library's own view loop.
+
+Interleaved rounds in one process: the library's view loop (deal, the mover's
+view, a random legal action, apply), the PettingZoo env stepped with random
+legal ids from its masks (``env.last()`` builds the observation dict, as a
+learning loop reads it), and the OpenSpiel game stepped with random legal
+actions (``legal_actions`` and ``apply_action``; chance outcomes drawn by
+their probabilities). It prints µs per decision of each and the medians of
+the per-round ratios to the view loop, with the issue's targets (PettingZoo
+at most 2x, OpenSpiel at most 3x). A contender whose extra is not installed
+is left out.
+
+usage: python benchmarks/research_envs.py [--game cavendish|calabresella] [--deals N] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import calabrasella as cb
+
+
+def view_loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
+    """The library's own loop: each decision from the mover's view."""
+    rng = random.Random(seed)
+    decisions = 0
+    for i in range(deals):
+        state = cb.new_deal(rules, dealer=i % 3, seed=rng)
+        while not state.is_over:
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+                continue
+            view = state.view(state.to_move)  # type: ignore[arg-type]
+            state = cb.apply(state, rng.choice(view.legal_actions))
+            decisions += 1
+    return decisions
+
+
+def pettingzoo_loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
+    """The PettingZoo env: ``last()`` (observation and mask), a random legal id, ``step``."""
+    from calabrasella.envs.pettingzoo import CalabrasellaEnv  # the extra, installed
+
+    rng = random.Random(seed)
+    env = CalabrasellaEnv(rules)
+    decisions = 0
+    for i in range(deals):
+        env.reset(seed=seed + i)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(rng.choice(obs["action_mask"].nonzero()[0]))
+            decisions += 1
+    return decisions
+
+
+def openspiel_loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
+    """The OpenSpiel game: ``legal_actions``, a random one, ``apply_action``."""
+    import pyspiel
+
+    from calabrasella.envs import openspiel  # registers the games
+
+    game = pyspiel.load_game(openspiel.game_name(rules), openspiel.game_parameters(rules))
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(deals):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probabilities = zip(*state.chance_outcomes())
+                state.apply_action(rng.choices(actions, probabilities)[0])
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+    return decisions
+
+
+def available() -> dict[str, Callable[[cb.Ruleset, int, int], int]]:
+    contenders: dict[str, Callable[[cb.Ruleset, int, int], int]] = {"views": view_loop}
+    try:
+        import calabrasella.envs.pettingzoo
+    except ImportError:
+        print("PettingZoo not installed: left out (pip install 'calabrasella[pettingzoo]')")
+    else:
+        contenders["pettingzoo"] = pettingzoo_loop
+    try:
+        import calabrasella.envs.openspiel  # noqa: F401
+    except ImportError:
+        print("OpenSpiel not installed: left out (pip install 'calabrasella[openspiel]')")
+    else:
+        contenders["openspiel"] = openspiel_loop
+    return contenders
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="calabresella", choices=("cavendish", "calabresella"))
+    parser.add_argument("--deals", type=int, default=40)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    rules = cb.find_ruleset(args.game)
+    contenders = available()
+    per: dict[str, list[float]] = {name: [] for name in contenders}
+    for r in range(args.rounds):
+        for name, loop in contenders.items():
+            started = time.perf_counter()
+            decisions = loop(rules, args.deals, 1000 * r)
+            per[name].append((time.perf_counter() - started) / decisions * 1e6)
+    targets: dict[str, Any] = {"pettingzoo": 2.0, "openspiel": 3.0}
+    print(f"{args.game}: {args.deals} deals x {args.rounds} rounds")
+    for name, times in per.items():
+        line = f"  {name:<11} {statistics.median(times):8.1f} µs/decision"
+        if name != "views":
+            ratio = statistics.median(t / v for t, v in zip(times, per["views"]))
+            line += f"   x{ratio:.2f} the view loop (target <= {targets[name]})"
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""The PettingZoo environment passes PettingZoo's own api_test and seed_test on both games."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+import calabrasella as cb
+from calabrasella import encoding
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, seed_test
+
+from calabrasella.envs.pettingzoo import CalabrasellaEnv
+
+GAMES = [
+    pytest.param("cavendish", {}, id="cavendish"),
+    pytest.param("calabresella", {}, id="calabresella"),
+    pytest.param("cavendish", {"irregularities": "record", "players": 4}, id="cavendish-table-4"),
+    pytest.param("calabresella", {"follow_suit": False, "give_back": "face_down"}, id="calabresella-options"),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_api_test_passes(name: str, options: dict[str, object]) -> None:
+    """PettingZoo's api_test over a few deals of each game (its warnings are about dict observations)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(CalabrasellaEnv(name, render_mode="ansi", **options), num_cycles=300)
+
+
+@pytest.mark.parametrize("name", ["cavendish", "calabresella"])
+def test_seed_test_passes(name: str) -> None:
+    """PettingZoo's seed_test: two envs reset with one seed run alike."""
+    seed_test(lambda: CalabrasellaEnv(name), num_cycles=300)
+
+
+def _play(env: CalabrasellaEnv, seed: int, pick: random.Random) -> tuple[list[int], dict[str, float]]:
+    env.reset(seed=seed)
+    taken: list[int] = []
+    totals: dict[str, float] = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        totals[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        # the observation is the library's own encoding of the agent's view
+        assert env.state is not None
+        view = env.state.view(env.possible_agents.index(agent))
+        assert obs["observation"].tolist() == pytest.approx(encoding.observation(view))
+        assert obs["action_mask"].tolist() == encoding.legal_mask(view)
+        action = pick.choice([i for i, bit in enumerate(obs["action_mask"]) if bit])
+        taken.append(action)
+        env.step(action)
+    return taken, totals
+
+
+@pytest.mark.parametrize("name", ["cavendish", "calabresella"])
+def test_the_seed_fixes_the_deal_and_rewards_are_the_payments(name: str) -> None:
+    """Same seed and actions, same deal and rewards; another seed, another deal; the rewards
+    are the result's payments (they sum to zero)."""
+    env = CalabrasellaEnv(name)
+    first, totals = _play(env, 5, random.Random(1))
+    assert env.state is not None and env.state.result is not None
+    payments = env.state.result.payments
+    assert [totals[f"seat_{s}"] for s in range(3)] == [float(p) for p in payments]
+    assert sum(totals.values()) == 0
+    deal = env.state.deal
+    again, _ = _play(env, 5, random.Random(1))
+    assert again == first and env.state.deal == deal
+    _play(env, 6, random.Random(1))
+    assert env.state.deal != deal
+
+
+def test_an_illegal_action_is_refused_and_render_shows_the_hands() -> None:
+    env = CalabrasellaEnv(cb.CALABRESELLA, render_mode="ansi")
+    env.reset(seed=2, options={"dealer": 1})
+    assert env.state is not None and env.state.dealer == 1
+    with pytest.raises(cb.IllegalActionError):
+        env.step(encoding.action_id(cb.Play("Ad")))
+    text = env.render()
+    assert text is not None
+    for seat in range(3):
+        assert str(env.state.hand(seat)) in text
+    with pytest.raises(ValueError, match="render_mode"):
+        CalabrasellaEnv("cavendish", render_mode="human")
