@@ -89,3 +89,19 @@ def test_an_illegal_action_is_refused_and_render_shows_the_hands() -> None:
         assert str(env.state.hand(seat)) in text
     with pytest.raises(ValueError, match="render_mode"):
         CalabrasellaEnv("cavendish", render_mode="human")
+
+
+def test_render_svg_draws_the_table_of_the_state() -> None:
+    """``render_mode="svg"`` returns the library's picture of the whole table (every hand)."""
+    import xml.etree.ElementTree as ET
+
+    from calabrasella import svg
+
+    env = CalabrasellaEnv("cavendish", render_mode="svg")
+    env.reset(seed=3)
+    picture = env.render()
+    assert picture is not None and env.state is not None
+    assert picture == svg.table(env.state)
+    assert ET.fromstring(picture).tag.endswith("svg")
+    _play(env, 5, random.Random(2))
+    assert env.render() == svg.table(env.state)

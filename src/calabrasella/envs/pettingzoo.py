@@ -61,11 +61,13 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
     Args:
         rules: A :class:`~calabrasella.Ruleset`, or a ruleset's name
             (``"cavendish"``, ``"calabresella"``).
-        render_mode: ``None`` or ``"ansi"`` (:meth:`render` returns text).
+        render_mode: ``None``, ``"ansi"`` (:meth:`render` returns text) or
+            ``"svg"`` (:meth:`render` returns the table as an SVG picture, every
+            hand face up: :func:`calabrasella.svg.table` of the state).
         **options: Options for a ruleset given by name (``follow_suit=False``...).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": "calabrasella_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "svg"], "name": "calabrasella_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -81,8 +83,8 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
                 rules = type(rules)(**{**rules.options(), **options})
         elif options:
             rules = type(rules)(**{**rules.options(), **options})
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode={render_mode!r}: expected None or 'ansi'")
+        if render_mode not in (None, "ansi", "svg"):
+            raise ValueError(f"render_mode={render_mode!r}: expected None, 'ansi' or 'svg'")
         self.rules: Ruleset = rules
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(rules.players)]
@@ -171,10 +173,15 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """Return the deal as text (``render_mode="ansi"``): every hand, the trick, the score."""
+        """Return the deal as text (``render_mode="ansi"``: every hand, the trick, the score)
+        or as an SVG picture of the table (``render_mode="svg"``)."""
         if self.render_mode is None or self.state is None:
             return None
         state = self.state
+        if self.render_mode == "svg":
+            from .. import svg
+
+            return svg.table(state)
         lines = [f"{self.rules.name} · {state.phase.name.lower()} · to move: {state.to_move}"]
         for seat in range(state.players):
             lines.append(f"seat {seat}: {state.hand(seat)}  (tricks {state.tricks_won[seat]})")
