@@ -1,0 +1,60 @@
+"""Checks over the built documentation site (issue 22).
+
+The site is built once (``mkdocs build --strict`` into a temporary folder) and
+its HTML pages are read as a reader's browser gets them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("mkdocs") is None
+    or importlib.util.find_spec("mkdocstrings") is None
+    or not (ROOT / "mkdocs.yml").is_file(),
+    reason="the docs extra (mkdocs, mkdocstrings) is not installed, or no mkdocs.yml here",
+)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site's folder."""
+    out = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return out
+
+
+def pages(site: Path) -> list[Path]:
+    """Every HTML page of the site."""
+    found = sorted(site.rglob("*.html"))
+    assert found, "the build wrote no HTML"
+    return found
+
+
+def test_no_doctest_blankline_marker_is_shown(site: Path) -> None:
+    shown = [str(p.relative_to(site)) for p in pages(site) if "BLANKLINE" in p.read_text("utf-8")]
+    assert shown == []
+
+
+def test_no_page_is_over_one_and_a_half_megabytes(site: Path) -> None:
+    big = [(str(p.relative_to(site)), p.stat().st_size) for p in pages(site) if p.stat().st_size > 1_500_000]
+    assert big == []
+
+
+def test_no_page_cites_a_path_outside_the_repository(site: Path) -> None:
+    outside = re.compile(r"\.\./shared|/work/")
+    cited = [str(p.relative_to(site)) for p in pages(site) if outside.search(p.read_text("utf-8"))]
+    assert cited == []
