@@ -16,17 +16,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("mkdocs") is None
-    or importlib.util.find_spec("mkdocstrings") is None
-    or not (ROOT / "mkdocs.yml").is_file(),
-    reason="the docs extra (mkdocs, mkdocstrings) is not installed, or no mkdocs.yml here",
-)
+DOCS = ROOT / "docs"
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The built site's folder."""
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("mkdocstrings") is None:
+        pytest.skip("the docs extra (mkdocs-material, mkdocstrings) is not installed")
+    if not (ROOT / "mkdocs.yml").is_file():
+        pytest.skip("no mkdocs.yml beside the tests (an installed package's tests)")
     out = tmp_path_factory.mktemp("site")
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
@@ -58,3 +57,13 @@ def test_no_page_cites_a_path_outside_the_repository(site: Path) -> None:
     outside = re.compile(r"\.\./shared|/work/")
     cited = [str(p.relative_to(site)) for p in pages(site) if outside.search(p.read_text("utf-8"))]
     assert cited == []
+
+
+def test_doctests_are_fenced_as_python_console_sessions() -> None:
+    # ```pycon highlights the output as output, and the copy button leaves the
+    # prompts and the output out (docs/stylesheets/extra.css)
+    if not DOCS.is_dir():
+        pytest.skip("no docs folder beside the tests")
+    fenced = re.compile(r"^```(?!pycon)[a-z]*\n>>> ", re.MULTILINE)
+    wrong = [p.name for p in sorted(DOCS.glob("*.md")) if fenced.search(p.read_text("utf-8"))]
+    assert wrong == []
