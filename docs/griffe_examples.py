@@ -6,7 +6,10 @@ render a singular one as a plain admonition, turning ``>>>`` lines into block
 quotes. This extension renames the heading before parsing, so the API pages
 show the doctests as Python console code. It also turns Sphinx roles such as
 ``:class:`State``` into plain code spans, which Markdown would otherwise show
-with the role's name. It changes nothing in docstrings that need neither.
+with the role's name. And it names the rule texts the ruleset docstrings
+cite by number ("seed 000" is "Foster 1897", as ``calabrasella rules`` prints
+them), since a reader takes "seed" for a random seed. It changes nothing in
+docstrings that need none of these.
 
 ``mkdocs.yml`` loads it by path (``extensions: [docs/griffe_examples.py]``).
 Importing it without griffe installed (as the doctest collection of ``docs/``
@@ -17,6 +20,8 @@ from __future__ import annotations
 
 import re
 from typing import Any
+
+from calabrasella.cli._rules import name_sources
 
 try:
     from griffe import Extension
@@ -43,4 +48,4 @@ class MarkdownDocstrings(Extension):  # type: ignore[misc]
         if docstring is None:
             return
         text = _EXAMPLE_HEADING.sub(r"\g<indent>Examples:", docstring.value)
-        docstring.value = _SPHINX_ROLE.sub(r"`\g<name>`", text)
+        docstring.value = name_sources(_SPHINX_ROLE.sub(r"`\g<name>`", text))
