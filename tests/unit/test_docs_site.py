@@ -78,3 +78,11 @@ def test_rule_texts_are_named_by_author_and_year_not_seed_numbers(site: Path) ->
         if p.parent.name != "changelog" and cited.search(p.read_text("utf-8"))
     ]
     assert found == []
+
+
+def test_the_api_page_shows_no_private_module(site: Path) -> None:
+    html = (site / "api" / "index.html").read_text("utf-8")
+    headings = re.findall(r"<h[1-6][^>]*\bid=\"([^\"]+)\"", html)
+    assert "calabrasella.rollout" in headings  # public names, by their public path
+    private = [h for h in headings if re.search(r"(^|\.)_[a-z]", h)]
+    assert private == []
