@@ -18,17 +18,19 @@ does) is harmless.
 
 from __future__ import annotations
 
+import enum
+import importlib
 import re
 from typing import Any
 
 from calabrasella.cli._rules import name_sources
 
 try:
-    from griffe import Extension
+    from griffe import Extension, Function, Parameter, ParameterKind, Parameters
 except ImportError:  # pragma: no cover - only the docs build needs griffe
     Extension = object  # type: ignore[misc,assignment]
 
-__all__ = ["MarkdownDocstrings"]
+__all__ = ["AttrsConstructors", "EnumMembers", "MarkdownDocstrings"]
 
 _EXAMPLE_HEADING = re.compile(r"^(?P<indent>[ \t]*)Example:[ \t]*$", re.MULTILINE)
 _SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|data|attr|exc|mod|obj):`~?(?P<name>[^`]+)`")
@@ -49,3 +51,77 @@ class MarkdownDocstrings(Extension):  # type: ignore[misc]
             return
         text = _EXAMPLE_HEADING.sub(r"\g<indent>Examples:", docstring.value)
         docstring.value = name_sources(_SPHINX_ROLE.sub(r"`\g<name>`", text))
+
+
+class AttrsConstructors(Extension):  # type: ignore[misc]
+    """Give each attrs class the constructor attrs writes for it, with its parameters.
+
+    Griffe reads the source, where an attrs class has no ``__init__``; so the
+    API page (``merge_init_into_class``) showed ``Card`` or ``Cavendish``
+    without the parameters a reader calls them with. This builds the
+    ``__init__`` from the runtime class's attrs fields: each field's alias,
+    its annotation as written, its default (``...`` for a factory) and
+    keyword-only where attrs makes it so.
+    """
+
+    def on_class_members(self, *, cls: Any, **kwargs: Any) -> None:
+        """Add ``__init__`` to an attrs class that does not write its own.
+
+        Args:
+            cls: The class griffe has just loaded the members of.
+            **kwargs: The other hook arguments, unused.
+        """
+        if "__init__" in cls.members:
+            return
+        import attrs
+
+        runtime = _runtime(cls)
+        if not (isinstance(runtime, type) and attrs.has(runtime)):
+            return
+        parameters = [Parameter("self", kind=ParameterKind.positional_or_keyword)]
+        for field in attrs.fields(runtime):
+            if not field.init:
+                continue
+            annotation = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", None)
+            if field.default is attrs.NOTHING:
+                default = None
+            elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
+                default = "..."
+            else:
+                default = repr(field.default)
+            kind = ParameterKind.keyword_only if field.kw_only else ParameterKind.positional_or_keyword
+            parameters.append(Parameter(field.alias or field.name, annotation=annotation, kind=kind, default=default))
+        init = Function("__init__", parameters=Parameters(*parameters), returns="None")
+        cls.set_member("__init__", init)
+
+
+class EnumMembers(Extension):  # type: ignore[misc]
+    """List an enum's members, with their values, at the end of its docstring.
+
+    The members carry no docstrings of their own, so the API page would not
+    show them.
+    """
+
+    def on_class_members(self, *, cls: Any, **kwargs: Any) -> None:
+        """Append "Members: ..." to an enum class's docstring.
+
+        Args:
+            cls: The class griffe has just loaded the members of.
+            **kwargs: The other hook arguments, unused.
+        """
+        runtime = _runtime(cls)
+        if not (isinstance(runtime, type) and issubclass(runtime, enum.Enum)) or cls.docstring is None:
+            return
+        members = ", ".join(f"`{m.name}` (`{m.value!r}`)" for m in runtime)
+        cls.docstring.value = f"{cls.docstring.value}\n\nMembers: {members}."
+
+
+def _runtime(cls: Any) -> Any:
+    """The runtime object of a griffe class, or ``None`` if it does not import."""
+    try:
+        runtime = importlib.import_module(cls.module.path)
+        for part in cls.path[len(cls.module.path) + 1 :].split("."):
+            runtime = getattr(runtime, part)
+    except (ImportError, AttributeError):
+        return None
+    return runtime

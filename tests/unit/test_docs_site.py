@@ -86,3 +86,26 @@ def test_the_api_page_shows_no_private_module(site: Path) -> None:
     assert "calabrasella.rollout" in headings  # public names, by their public path
     private = [h for h in headings if re.search(r"(^|\.)_[a-z]", h)]
     assert private == []
+
+
+def _signature(html: str, name: str) -> str:
+    """The text of the signature under the API page's heading ``name``."""
+    start = html.index(f'id="{name}"')
+    signature = html.index("doc-signature", start)
+    return re.sub(r"<[^>]+>", "", html[signature : html.index("</code>", signature)])
+
+
+def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> None:
+    html = (site / "api" / "index.html").read_text("utf-8")
+    cavendish = _signature(html, "calabrasella.rulesets.cavendish.Cavendish")
+    for option in ("players", "packet", "first_lead", "dealer_shares", "irregularities"):
+        assert option in cavendish
+    calabresella = _signature(html, "calabrasella.rulesets.calabresella.Calabresella")
+    for option in ("auction", "callable", "give_back", "stramazzo", "follow_suit"):
+        assert option in calabresella
+    assert "suit" in _signature(html, "calabrasella.cards.Card")
+
+
+def test_the_api_page_lists_enum_members(site: Path) -> None:
+    html = (site / "api" / "index.html").read_text("utf-8")
+    assert "SOLISSIMO" in re.sub(r"<[^>]+>", "", html)
