@@ -109,3 +109,23 @@ def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> No
 def test_the_api_page_lists_enum_members(site: Path) -> None:
     html = (site / "api" / "index.html").read_text("utf-8")
     assert "SOLISSIMO" in re.sub(r"<[^>]+>", "", html)
+
+
+def test_the_home_page_links_every_page_of_the_nav() -> None:
+    if not (ROOT / "mkdocs.yml").is_file():
+        pytest.skip("no mkdocs.yml beside the tests")
+    nav = set(re.findall(r"^\s+- (?:[^:\n]+: )?(\w+\.md)$", (ROOT / "mkdocs.yml").read_text("utf-8"), re.M))
+    assert {"quickstart.md", "api.md", "datasets.md"} <= nav
+    home = (DOCS / "index.md").read_text("utf-8")
+    linked = set(re.findall(r"\]\((\w+\.md)[)#]", home))
+    assert nav - {"index.md"} - linked == set()
+
+
+def test_the_glossary_is_in_order_and_every_term_has_an_anchor() -> None:
+    if not DOCS.is_dir():
+        pytest.skip("no docs folder beside the tests")
+    terms = re.findall(r"^\*\*([^*]+)\*\*.*?(\{ #[\w-]+ \})?$", (DOCS / "glossary.md").read_text("utf-8"), re.M)
+    assert len(terms) > 20
+    names = [name.lower() for name, _ in terms]
+    assert names == sorted(names)
+    assert all(anchor for _, anchor in terms)
