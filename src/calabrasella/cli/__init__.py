@@ -37,6 +37,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType as _ModuleType
 from typing import Any, NoReturn
 
 import calabrasella as cb
@@ -405,3 +406,17 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
         return 130
     return status
 
+
+def __dir__() -> list[str]:
+    """The public names: ``__all__`` and the package's own public submodules.
+
+    ``dir()`` would otherwise list what the package imports too (``argparse``, ``sys`` and the other modules and names it imports).
+    """
+    submodules = {
+        name
+        for name, value in globals().items()
+        if isinstance(value, _ModuleType)
+        and value.__name__.startswith(f"{__name__}.")
+        and not name.startswith("_")
+    }
+    return sorted(set(__all__) | submodules)
