@@ -4,7 +4,9 @@ The library's docstrings head their doctests with ``Example:`` (singular).
 Griffe's Google-style parser knows only ``Examples:`` as a section and would
 render a singular one as a plain admonition, turning ``>>>`` lines into block
 quotes. This extension renames the heading before parsing, so the API pages
-show the doctests as Python console code. It also turns Sphinx roles such as
+show the doctests as Python console code. It ends a paragraph that reST
+closes with ``::`` (before a literal block) with one colon. It also turns
+Sphinx roles such as
 ``:class:`State``` into plain code spans, which Markdown would otherwise show
 with the role's name. And it names the rule texts the ruleset docstrings
 cite by number ("seed 000" is "Foster 1897", as ``calabrasella rules`` prints
@@ -33,6 +35,9 @@ except ImportError:  # pragma: no cover - only the docs build needs griffe
 __all__ = ["AttrsConstructors", "EnumMembers", "MarkdownDocstrings"]
 
 _EXAMPLE_HEADING = re.compile(r"^(?P<indent>[ \t]*)Example:[ \t]*$", re.MULTILINE)
+# reST's "text::" before an indented literal block: Markdown shows the block
+# as code already, and the "::" as it is
+_LITERAL_BLOCK = re.compile(r"(?<=\w)::[ \t]*$", re.MULTILINE)
 _SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|data|attr|exc|mod|obj):`~?(?P<name>[^`]+)`")
 
 
@@ -50,6 +55,7 @@ class MarkdownDocstrings(Extension):  # type: ignore[misc]
         if docstring is None:
             return
         text = _EXAMPLE_HEADING.sub(r"\g<indent>Examples:", docstring.value)
+        text = _LITERAL_BLOCK.sub(":", text)
         docstring.value = name_sources(_SPHINX_ROLE.sub(r"`\g<name>`", text))
 
 

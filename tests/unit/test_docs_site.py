@@ -129,3 +129,8 @@ def test_the_glossary_is_in_order_and_every_term_has_an_anchor() -> None:
     names = [name.lower() for name, _ in terms]
     assert names == sorted(names)
     assert all(anchor for _, anchor in terms)
+
+
+def test_the_api_page_shows_no_rest_literal_markers(site: Path) -> None:
+    text = re.sub(r"<[^>]+>", "", (site / "api" / "index.html").read_text("utf-8"))
+    assert re.search(r"\w::\s", text) is None
