@@ -32,7 +32,7 @@ try:
 except ImportError:  # pragma: no cover - only the docs build needs griffe
     Extension = object  # type: ignore[misc,assignment]
 
-__all__ = ["AttrsConstructors", "EnumMembers", "MarkdownDocstrings"]
+__all__ = ["AttrsConstructors", "EnumMembers", "MarkdownDocstrings", "PublicTypeVars"]
 
 _EXAMPLE_HEADING = re.compile(r"^(?P<indent>[ \t]*)Example:[ \t]*$", re.MULTILINE)
 # reST's "text::" before an indented literal block: Markdown shows the block
@@ -131,3 +131,27 @@ def _runtime(cls: Any) -> Any:
     except (ImportError, AttributeError):
         return None
     return runtime
+
+
+_PRIVATE_TYPEVAR = re.compile(r"\b_([A-Z])\b")
+
+
+class PublicTypeVars(Extension):  # type: ignore[misc]
+    """Show a private type variable (``_R``, ``_T``) as ``R``, ``T`` in signatures.
+
+    ``register_ruleset(cls: _R) -> _R`` reads as a private name to look up;
+    ``register_ruleset(cls: R) -> R`` reads as what it is, a type variable.
+    """
+
+    def on_function_instance(self, *, func: Any, **kwargs: Any) -> None:
+        """Rename the private type variables in ``func``'s parameters and return type.
+
+        Args:
+            func: The function griffe has just loaded.
+            **kwargs: The other hook arguments, unused.
+        """
+        for parameter in func.parameters:
+            if parameter.annotation is not None and _PRIVATE_TYPEVAR.search(str(parameter.annotation)):
+                parameter.annotation = _PRIVATE_TYPEVAR.sub(r"\1", str(parameter.annotation))
+        if func.returns is not None and _PRIVATE_TYPEVAR.search(str(func.returns)):
+            func.returns = _PRIVATE_TYPEVAR.sub(r"\1", str(func.returns))

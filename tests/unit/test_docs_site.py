@@ -86,6 +86,8 @@ def test_the_api_page_shows_no_private_module(site: Path) -> None:
     assert "calabrasella.rollout" in headings  # public names, by their public path
     private = [h for h in headings if re.search(r"(^|\.)_[a-z]", h)]
     assert private == []
+    # nor a private type variable in a signature (register_ruleset(cls: _R) -> _R)
+    assert re.findall(r"\b_[A-Z]\b", re.sub(r"<[^>]+>", "", html)) == []
 
 
 def _signature(html: str, name: str) -> str:
