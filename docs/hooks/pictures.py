@@ -92,7 +92,7 @@ def notebook(part: str) -> str:
 
 PICTURES: dict[str, Callable[..., str]] = {
     "deal": lambda: svg.table(middle()),
-    "card-order": lambda: svg.cards("3d 2d Ad Kd Qd Jd 7d 6d 5d 4d".split(), units=True, spread=0.9),
+    "card-order": lambda: svg.cards(["3d", "2d", "Ad", "Kd", "Qd", "Jd", "7d", "6d", "5d", "4d"], units=True, spread=0.9),
     "suits": lambda: svg.legend(),
     "trick": lambda: svg.trick([(1, "Kc"), (2, "3c"), (0, "Ad")], players=3),
     "flow": lambda rules: svg.flow(cb.find_ruleset(rules)),

@@ -15,7 +15,7 @@ The readings of the sources this module makes:
   Cavendish says); suits do not count, so two cards of one rank tie, and
   tied players cut again among themselves until they differ. The lowest
   card chooses first and deals first: he takes seat 0, and the others are
-  seated to his left in the order of their cards, lowest first (seed 002's
+  seated to his left in the order of their cards, lowest first (CatsAtCards 2015's
   "seated in order of this draw from lowest to highest").
 - **The deal passes to the left**: from seat ``d`` to seat ``(d + 1) % n``,
   the eldest hand of the deal just played. A void deal (everybody passed)

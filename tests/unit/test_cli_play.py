@@ -376,7 +376,7 @@ def test_the_opponents_can_be_swapped(
     assert status == 0
     assert "you against two first bots" in out
     assert "  you: pass\n  seat 2: pass\n  seat 0: pass\n" in out  # a first bot always passes
-    with pytest.raises(cb.CalabrasellaError, match="no opponents called 'clever'"):
+    with pytest.raises(cb.CalabrasellaError, match="no bot called 'clever'"):
         cli.make_opponent("clever", 1)
 
 
@@ -394,7 +394,7 @@ def test_the_opponents_can_be_swapped(
         (["--option", "first_lead=left"], "first_lead='left': expected one of 'eldest', 'after_declarer'"),
         (["--option", "trumps=yes"], "Cavendish() has no option 'trumps'"),
         (["--option", "players=4", "--seat", "0"], "--seat 0: the dealer sits out at a table of four"),
-        (["--opponents", "clever"], "argument --opponents: invalid choice: 'clever'"),
+        (["--opponents", "clever"], "--opponents: no bot called 'clever'"),
     ],
 )
 def test_bad_arguments_exit_2_with_one_line(
@@ -498,3 +498,9 @@ def test_any_lines_typed_never_give_a_traceback(lines: list[str], seed: int, rul
     assert out.endswith(("\nYou left the deal unfinished.\n", " nor pay\n")) or re.search(
         r"\n  you (win|pay) \d+\n$", out
     )
+
+
+def test_the_opponents_may_be_sampling_bots_or_a_module_and_class() -> None:
+    view = cb.new_deal(cb.CAVENDISH, seed=1).view(1)
+    for name in ("sampling", "calabrasella.bots:HeuristicBot"):
+        assert cli.make_opponent(name, 1)(view) in view.legal_actions

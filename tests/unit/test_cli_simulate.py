@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import calabrasella as cb
@@ -67,3 +69,19 @@ def test_play_may_seat_heuristic_opponents() -> None:
     """play --opponents heuristic: the bot answers with one of the view's legal actions."""
     view = cb.new_deal(cb.CALABRESELLA, seed=4).view(1)
     assert heuristic_opponent(2)(view) in view.legal_actions
+
+
+def test_bots_by_short_name_and_by_module_and_class() -> None:
+    from calabrasella.bots import HeuristicBot, SamplingBot
+    from calabrasella.cli._simulate import parse_bots
+    from calabrasella.errors import CommandError
+
+    assert parse_bots("sampling,calabrasella.bots:HeuristicBot,random", 3)[:2] == [SamplingBot, HeuristicBot]
+    for bad, said in [
+        ("nosuchmodule_h7:Bot", "cannot import 'nosuchmodule_h7'"),
+        ("calabrasella.bots:NoSuchBot", "module 'calabrasella.bots' has no 'NoSuchBot'"),
+        ("calabrasella.bots:__doc__", "is not a bot class"),
+        (":Bot", "expected module:Class"),
+    ]:
+        with pytest.raises(CommandError, match=re.escape(said)):
+            parse_bots(bad, 3)

@@ -16,6 +16,8 @@ Example:
 
 from __future__ import annotations
 
+from types import ModuleType as _ModuleType
+
 from .base import Bot, BotError, RandomBot, regular_actions
 from .heuristic import HeuristicBot
 from .play import play_deal
@@ -59,3 +61,18 @@ __all__ = [
     "simulate",
     "solve",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names: ``__all__`` and the package's own public submodules.
+
+    ``dir()`` would otherwise list what the package imports too (``annotations``, the ``from __future__`` import).
+    """
+    submodules = {
+        name
+        for name, value in globals().items()
+        if isinstance(value, _ModuleType)
+        and value.__name__.startswith(f"{__name__}.")
+        and not name.startswith("_")
+    }
+    return sorted(set(__all__) | submodules)

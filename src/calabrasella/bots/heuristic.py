@@ -55,7 +55,7 @@ RAISE_THRESHOLDS = {cb.Modifier.SCEGLIETE: 25.0, cb.Modifier.DIVIDETE: 22.0}
 
 
 class HeuristicBot:
-    """A bot that bids from hand strength and plays as seed 000 advises.
+    """A bot that bids from hand strength and plays as Foster (1897) advises.
 
     It bids the highest contract its hand is worth after the exchange that
     contract allows; asks for (calls) the card that adds most to its hand;

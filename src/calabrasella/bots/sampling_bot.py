@@ -116,12 +116,13 @@ class SamplingBot:
     Args:
         rng: A ``random.Random`` (used, and advanced, as is) or an int seed;
             it draws the worlds and seeds the fallback bot.
-        worlds: The most worlds drawn for one decision (at least 1); ``None``
-            for no limit but ``time_limit``.
+        worlds: The most worlds drawn for one decision (at least 1; default
+            ``WORLDS``, 20); ``None`` for no limit but ``time_limit``.
         time_limit: Seconds for one decision's search, read between worlds;
             ``None`` (the default) for none, which keeps the bot deterministic.
         search_from: Search only when at most this many tricks are left
-            (1..12; 12 searches every card of the play).
+            (1..12; default ``SEARCH_FROM``, 7; 12 searches every card of the
+            play).
         fallback: A bot factory (called once with a ``random.Random``) for
             the decisions it does not search.
 

@@ -3,7 +3,7 @@
 Usage::
 
     calabrasella play [--rules NAME] [--option KEY=VALUE]... [--seat N] [--dealer N]
-                      [--seed N] [--opponents random] [--ascii] [--save FILE]
+                      [--seed N] [--opponents NAME] [--ascii] [--save FILE]
     calabrasella replay FILE [--step] [--ascii]
     calabrasella show FILE
     calabrasella rules [NAME]...
@@ -37,6 +37,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType as _ModuleType
 from typing import Any, NoReturn
 
 import calabrasella as cb
@@ -143,9 +144,10 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     add("--seed", type=int, metavar="N", help="deal this seed (default: a random one, shown)")
     add(
         "--opponents",
-        choices=sorted(OPPONENTS),
         default="random",
-        help="the bots at the other seats (default: %(default)s)",
+        metavar="NAME",
+        help="the bots at the other seats: heuristic, random, sampling or module:Class"
+        " (default: %(default)s)",
     )
     add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
     add(
@@ -207,7 +209,8 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "--bots",
         default="heuristic,random,random",
         metavar="NAMES",
-        help="one bot per player, or one for all: heuristic, random (default: %(default)s)",
+        help="one bot per player, or one for all: heuristic, random, sampling or module:Class"
+        " (default: %(default)s)",
     )
     add("--deals", type=int, default=1000, metavar="N", help="(default: %(default)s)")
     add("--seed", type=int, default=1, metavar="N", help="the master seed (default: %(default)s)")
@@ -258,6 +261,10 @@ def _run_play(parser: argparse.ArgumentParser, args: Any, read: Reader | None) -
         read = _stdin_reader()
     if args.save is not None:
         _check_target(parser, args.save)
+    try:
+        make_opponent(args.opponents, seed)
+    except CommandError as error:
+        _fail(parser, str(error))
     symbols = not args.ascii and can_write_symbols(sys.stdout)
     state = play_deal(
         rules,
@@ -405,3 +412,17 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
         return 130
     return status
 
+
+def __dir__() -> list[str]:
+    """The public names: ``__all__`` and the package's own public submodules.
+
+    ``dir()`` would otherwise list what the package imports too (``argparse``, ``sys`` and the other modules and names it imports).
+    """
+    submodules = {
+        name
+        for name, value in globals().items()
+        if isinstance(value, _ModuleType)
+        and value.__name__.startswith(f"{__name__}.")
+        and not name.startswith("_")
+    }
+    return sorted(set(__all__) | submodules)

@@ -96,7 +96,11 @@ OPPONENTS: dict[str, Callable[[int | str], Opponent]] = {
 
 
 def make_opponent(name: str, seed: int | str) -> Opponent:
-    """Return the bot called ``name`` in :data:`OPPONENTS`, seeded by ``seed``.
+    """Return the bot called ``name``, seeded by ``seed``.
+
+    ``name`` is one of :data:`OPPONENTS`, ``sampling`` (a
+    :class:`~calabrasella.bots.SamplingBot`) or ``module:Class`` for any bot
+    class (called with a ``random.Random``).
 
     Raises:
         CommandError: No bot has that name.
@@ -107,13 +111,14 @@ def make_opponent(name: str, seed: int | str) -> Opponent:
         >>> make_opponent("oracle", 1)
         Traceback (most recent call last):
         ...
-        calabrasella.errors.CommandError: no opponents called 'oracle' (known: heuristic, random)
+        calabrasella.errors.CommandError: --opponents: no bot called 'oracle' (known: heuristic, random, sampling, or module:Class)
     """
-    maker = OPPONENTS.get(name)
-    if maker is None:
-        known = ", ".join(sorted(OPPONENTS))
-        raise CommandError(f"no opponents called {name!r} (known: {known})")
-    return maker(seed)
+    maker = OPPONENTS.get(name.strip().lower())
+    if maker is not None:
+        return maker(seed)
+    from ._bots import find_bot
+
+    return find_bot(name, "--opponents")(random.Random(seed)).choose
 
 
 def interpret(line: str, legal: Sequence[cb.Action], *, symbols: bool = True) -> cb.Action:

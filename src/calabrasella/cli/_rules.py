@@ -20,18 +20,43 @@ import attrs
 
 import calabrasella as cb
 
-__all__ = ["SOURCES", "OptionInfo", "option_info", "parse_option_values", "rules_text"]
+__all__ = ["SOURCES", "OptionInfo", "name_sources", "option_info", "parse_option_values", "rules_text"]
 
-#: The rule texts (seeds) the rules page names, which option docs cite as "seed NNN".
+#: The five public rule texts the library's rules come from, by the number
+#: the ruleset docstrings cite them with ("seed 000"): each one's short name
+#: (author and year where the text gives them) and what it is. The rules page
+#: names them the same way.
 SOURCES = {
-    "000": "Foster, after Cavendish (1890s)",
-    "001": "a modern summary of Calabrasella",
-    "002": "CatsAtCards, Calabrasella and then Calabresella",
-    "003": "a pagat-style page on Calabresella",
-    "004": "a general card-game site's Calabresella",
+    "000": ("Foster 1897", "R. F. Foster, Foster's Complete Hoyle, after Cavendish"),
+    "001": ("Denexa", "Denexa Games' rules of Calabrasella, a modern summary (undated)"),
+    "002": ("CatsAtCards 2015", "CatsAtCards, Calabrasella and then Calabresella"),
+    "003": ("Calabresella (3p)", "a web page of that title on Calabresella (undated)"),
+    "004": ("Rules site 2023", "a card-game rules site's Calabresella (about 2023)"),
 }
 
-_SEEDS = re.compile(r"\bseeds? (\d{3}(?:(?:,? and |, )\d{3})*)")
+_SEEDS = re.compile(r"\bseeds? (00[0-4](?:(?:,? and |, )00[0-4])*)")
+_SEED_NUMBER = re.compile(r"00[0-4]")
+
+
+def name_sources(text: str) -> str:
+    """Return ``text`` with each "seed 000" naming its rule text by author and year.
+
+    The ruleset docstrings cite the rule texts by number; a reader would take
+    "seed" for a random seed, so the CLI and the API page name them.
+
+    Example:
+        >>> name_sources("3, or 4 with the dealer sitting out (seeds 000 and 002).")
+        '3, or 4 with the dealer sitting out (Foster 1897 and CatsAtCards 2015).'
+        >>> name_sources('"eldest" (default, seed 000, Foster): the eldest hand')
+        '"eldest" (default, Foster 1897): the eldest hand'
+    """
+
+    def names(cited: re.Match[str]) -> str:
+        return _SEED_NUMBER.sub(lambda number: SOURCES[number.group()][0], cited.group(1))
+
+    return _SEEDS.sub(names, text).replace("Foster 1897, Foster)", "Foster 1897)")
+
+
 _ROLE = re.compile(r":\w+:`~?(?:[\w.]*\.)?([\w]+)`")
 
 
@@ -43,8 +68,10 @@ class OptionInfo:
         name: The option's keyword.
         default: Its default value.
         values: The values it accepts, when they are few; empty otherwise.
-        doc: What its docstring says (meaning, and the seeds it comes from).
-        seeds: The seeds the doc cites, in order.
+        doc: What its docstring says (meaning, and the rule texts it comes
+            from, named by :func:`name_sources`).
+        seeds: The numbers of the rule texts the doc cites, in order (keys of
+            :data:`SOURCES`).
     """
 
     name: str
@@ -129,12 +156,12 @@ def option_info(rules: cb.Ruleset) -> list[OptionInfo]:
         if not field.init:
             continue
         doc = docs.get(field.alias, "")
-        seeds = tuple(
-            seed for cited in _SEEDS.findall(doc) for seed in re.findall(r"\d{3}", cited)
-        )
+        seeds = tuple(seed for cited in _SEEDS.findall(doc) for seed in _SEED_NUMBER.findall(cited))
         values = _values(cls, field, hints.get(field.name))
         default = field.default if field.default is not attrs.NOTHING else None
-        found.append(OptionInfo(field.alias, default, values, doc, tuple(dict.fromkeys(seeds))))
+        found.append(
+            OptionInfo(field.alias, default, values, name_sources(doc), tuple(dict.fromkeys(seeds)))
+        )
     return found
 
 
@@ -213,6 +240,6 @@ def rules_text(names: Sequence[str] = (), *, width: int = 79) -> str:
                 lines += wrap.wrap(option.doc)
             cited.update(dict.fromkeys(option.seeds))
     if cited:
-        lines += ["", "Sources (the seeds cited above):"]
-        lines += [f"  seed {seed}: {SOURCES.get(seed, 'a rule text')}" for seed in sorted(cited)]
+        lines += ["", "Sources (the rule texts cited above):"]
+        lines += [f"  {SOURCES[seed][0]}: {SOURCES[seed][1]}" for seed in sorted(cited)]
     return "\n".join(lines) + "\n"

@@ -8,22 +8,22 @@ from collections.abc import Iterator, Sequence
 from typing import IO
 
 import calabrasella as cb
-from calabrasella.bots.base import RandomBot
-from calabrasella.bots.heuristic import HeuristicBot
+from calabrasella.bots.base import RandomBot  # noqa: F401 (the doctests' bots)
+from calabrasella.bots.heuristic import HeuristicBot  # noqa: F401
 from calabrasella.bots.simulate import BotFactory, ProgressBar, bot_name, replay_deal, simulate
 
+from ._bots import BOTS, find_bot
 from ._play import CommandError
 
 __all__ = ["BOTS", "parse_bots", "run_simulation", "save_simulation", "simulation_records"]
 
-#: The bots ``simulate --bots`` may seat, by name.
-BOTS: dict[str, BotFactory] = {"heuristic": HeuristicBot, "random": RandomBot}
 
 
 def parse_bots(text: str, players: int) -> list[BotFactory]:
     """Return one bot factory per player from ``text``, names separated by commas.
 
-    One name seats that bot at every seat.
+    One name seats that bot at every seat. A name is one of :data:`BOTS`
+    (``heuristic``, ``random``, ``sampling``) or ``module:Class``.
 
     Raises:
         CommandError: An unknown name, or not one name (or ``players`` names).
@@ -34,18 +34,14 @@ def parse_bots(text: str, players: int) -> list[BotFactory]:
         >>> parse_bots("oracle", 3)
         Traceback (most recent call last):
         ...
-        calabrasella.errors.CommandError: --bots: no bot called 'oracle' (known: heuristic, random)
+        calabrasella.errors.CommandError: --bots: no bot called 'oracle' (known: heuristic, random, sampling, or module:Class)
     """
-    names = [name.strip().lower() for name in text.split(",")]
-    known = ", ".join(sorted(BOTS))
-    for name in names:
-        if name not in BOTS:
-            raise CommandError(f"--bots: no bot called {name!r} (known: {known})")
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        raise CommandError(f"--bots: {len(names)} names for {players} players (give 1 or {players})")
-    return [BOTS[name] for name in names]
+    factories = [find_bot(name, "--bots") for name in text.split(",")]
+    if len(factories) == 1:
+        factories *= players
+    if len(factories) != players:
+        raise CommandError(f"--bots: {len(factories)} names for {players} players (give 1 or {players})")
+    return factories
 
 
 def run_simulation(

@@ -1,0 +1,138 @@
+"""Checks over the built documentation site (issue 22).
+
+The site is built once (``mkdocs build --strict`` into a temporary folder) and
+its HTML pages are read as a reader's browser gets them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+DOCS = ROOT / "docs"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built site's folder."""
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("mkdocstrings") is None:
+        pytest.skip("the docs extra (mkdocs-material, mkdocstrings) is not installed")
+    if not (ROOT / "mkdocs.yml").is_file():
+        pytest.skip("no mkdocs.yml beside the tests (an installed package's tests)")
+    out = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return out
+
+
+def pages(site: Path) -> list[Path]:
+    """Every HTML page of the site."""
+    found = sorted(site.rglob("*.html"))
+    assert found, "the build wrote no HTML"
+    return found
+
+
+def test_no_doctest_blankline_marker_is_shown(site: Path) -> None:
+    shown = [str(p.relative_to(site)) for p in pages(site) if "BLANKLINE" in p.read_text("utf-8")]
+    assert shown == []
+
+
+def test_no_page_is_over_one_and_a_half_megabytes(site: Path) -> None:
+    big = [(str(p.relative_to(site)), p.stat().st_size) for p in pages(site) if p.stat().st_size > 1_500_000]
+    assert big == []
+
+
+def test_no_page_cites_a_path_outside_the_repository(site: Path) -> None:
+    outside = re.compile(r"\.\./shared|/work/|\.ci/")
+    cited = [str(p.relative_to(site)) for p in pages(site) if outside.search(p.read_text("utf-8"))]
+    assert cited == []
+
+
+def test_doctests_are_fenced_as_python_console_sessions() -> None:
+    # ```pycon highlights the output as output, and the copy button leaves the
+    # prompts and the output out (docs/stylesheets/extra.css)
+    if not DOCS.is_dir():
+        pytest.skip("no docs folder beside the tests")
+    fenced = re.compile(r"^```(?!pycon)[a-z]*\n>>> ", re.MULTILINE)
+    wrong = [p.name for p in sorted(DOCS.glob("*.md")) if fenced.search(p.read_text("utf-8"))]
+    assert wrong == []
+
+
+def test_rule_texts_are_named_by_author_and_year_not_seed_numbers(site: Path) -> None:
+    # "seed 000" read as a random seed to a new user; the changelog keeps its history
+    cited = re.compile(r"\bseeds? 00[0-4]\b")
+    found = [
+        str(p.relative_to(site))
+        for p in pages(site)
+        if p.parent.name != "changelog" and cited.search(p.read_text("utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_api_page_shows_no_private_module(site: Path) -> None:
+    html = (site / "api" / "index.html").read_text("utf-8")
+    headings = re.findall(r"<h[1-6][^>]*\bid=\"([^\"]+)\"", html)
+    assert "calabrasella.rollout" in headings  # public names, by their public path
+    private = [h for h in headings if re.search(r"(^|\.)_[a-z]", h)]
+    assert private == []
+    # nor a private type variable in a signature (register_ruleset(cls: _R) -> _R)
+    assert re.findall(r"\b_[A-Z]\b", re.sub(r"<[^>]+>", "", html)) == []
+
+
+def _signature(html: str, name: str) -> str:
+    """The text of the signature under the API page's heading ``name``."""
+    start = html.index(f'id="{name}"')
+    signature = html.index("doc-signature", start)
+    return re.sub(r"<[^>]+>", "", html[signature : html.index("</code>", signature)])
+
+
+def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> None:
+    html = (site / "api" / "index.html").read_text("utf-8")
+    cavendish = _signature(html, "calabrasella.rulesets.cavendish.Cavendish")
+    for option in ("players", "packet", "first_lead", "dealer_shares", "irregularities"):
+        assert option in cavendish
+    calabresella = _signature(html, "calabrasella.rulesets.calabresella.Calabresella")
+    for option in ("auction", "callable", "give_back", "stramazzo", "follow_suit"):
+        assert option in calabresella
+    assert "suit" in _signature(html, "calabrasella.cards.Card")
+
+
+def test_the_api_page_lists_enum_members(site: Path) -> None:
+    html = (site / "api" / "index.html").read_text("utf-8")
+    assert "SOLISSIMO" in re.sub(r"<[^>]+>", "", html)
+
+
+def test_the_home_page_links_every_page_of_the_nav() -> None:
+    if not (ROOT / "mkdocs.yml").is_file():
+        pytest.skip("no mkdocs.yml beside the tests")
+    nav = set(re.findall(r"^\s+- (?:[^:\n]+: )?(\w+\.md)$", (ROOT / "mkdocs.yml").read_text("utf-8"), re.M))
+    assert {"quickstart.md", "api.md", "datasets.md"} <= nav
+    home = (DOCS / "index.md").read_text("utf-8")
+    linked = set(re.findall(r"\]\((\w+\.md)[)#]", home))
+    assert nav - {"index.md"} - linked == set()
+
+
+def test_the_glossary_is_in_order_and_every_term_has_an_anchor() -> None:
+    if not DOCS.is_dir():
+        pytest.skip("no docs folder beside the tests")
+    terms = re.findall(r"^\*\*([^*]+)\*\*.*?(\{ #[\w-]+ \})?$", (DOCS / "glossary.md").read_text("utf-8"), re.M)
+    assert len(terms) > 20
+    names = [name.lower() for name, _ in terms]
+    assert names == sorted(names)
+    assert all(anchor for _, anchor in terms)
+
+
+def test_the_api_page_shows_no_rest_literal_markers(site: Path) -> None:
+    text = re.sub(r"<[^>]+>", "", (site / "api" / "index.html").read_text("utf-8"))
+    assert re.search(r"\w::\s", text) is None
