@@ -9,9 +9,11 @@ and ``tests/property/test_play_kernel.py`` holds each inlined copy to these.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import PLAYS, Play
 
-__all__ = ["SUIT_PLAYS", "legal_plays", "trick_winner"]
+__all__ = ["SUIT_PLAYS", "legal_plays", "trick_winner", "winning_play"]
 
 #: ``Play`` actions for every within-suit 10-bit mask, per suit: the legal
 #: plays are one or four tuple lookups.
@@ -43,15 +45,19 @@ def legal_plays(hand: int, trick: tuple[int, ...], follow: bool) -> tuple[Play, 
     return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
 
 
-def trick_winner(cards: tuple[int, ...], leader: int, next_seat: tuple[int, ...]) -> int:
-    """Return the seat that wins the complete trick ``cards`` led by ``leader``.
+def winning_play(cards: Sequence[int]) -> int:
+    """Return the place in ``cards`` (a trick so far, from the lead) of the card winning it.
 
     The highest card of the suit led wins: within a suit a lower index is a
     stronger card, and a card of another suit never wins.
     """
     suit = cards[0] // 10
-    where = min((c, i) for i, c in enumerate(cards) if c // 10 == suit)[1]
+    return min((c, i) for i, c in enumerate(cards) if c // 10 == suit)[1]
+
+
+def trick_winner(cards: tuple[int, ...], leader: int, next_seat: tuple[int, ...]) -> int:
+    """Return the seat that wins the complete trick ``cards`` led by ``leader``."""
     winner = leader
-    for _ in range(where):
+    for _ in range(winning_play(cards)):
         winner = next_seat[winner]
     return winner

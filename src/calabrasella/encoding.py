@@ -58,6 +58,7 @@ from __future__ import annotations
 from array import array as _floats
 from typing import Any, Union
 
+from ._tricks import winning_play
 from .actions import (
     BIDS,
     CALLS,
@@ -400,11 +401,7 @@ def winning_seat(view: View) -> int | None:
     trick = view.trick
     if not trick:
         return None
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if card.beats(best):
-            best_seat, best = seat, card
-    return best_seat
+    return trick[winning_play([card.index for _, card in trick])][0]
 
 
 def partner(view: View, seat: int | None = None) -> int | None:

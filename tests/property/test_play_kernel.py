@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import Playout, playouts
 
 import calabrasella as cb
-from calabrasella._tricks import legal_plays, trick_winner
+from calabrasella._tricks import legal_plays, trick_winner, winning_play
 
 
 @given(playouts())
@@ -58,6 +58,8 @@ def test_the_winner_is_the_highest_card_of_the_suit_led() -> None:
     assert trick_winner((ace, three, king), 0, next_seat) == 1
     assert trick_winner((king, cups_three, ace), 2, next_seat) == 1  # seat 2 led, seat 1 played the ace
     assert trick_winner((king, cups_three, 11), 0, next_seat) == 0  # nobody followed coins
+    assert winning_play((king,)) == 0 and winning_play((king, ace)) == 1  # a trick so far
+    assert winning_play((ace, cups_three)) == 0  # off suit, even a 3 does not win
 
 
 @given(playouts(), st.integers(min_value=0, max_value=2**32))

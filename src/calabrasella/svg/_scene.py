@@ -14,6 +14,7 @@ from typing import Optional, Union
 
 import attrs
 
+from .._tricks import winning_play
 from ..actions import Action, Play
 from ..cards import Card, CardSet
 from ..phases import Phase
@@ -67,12 +68,8 @@ def direction_of(rules: Ruleset) -> str:
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
-    """The seat of the highest card of the suit led."""
-    best_seat, best = plays[0]
-    for seat, card in plays[1:]:
-        if card.beats(best):
-            best_seat, best = seat, card
-    return best_seat
+    """The seat of the highest card of the suit led (the play rule's own :func:`winning_play`)."""
+    return plays[winning_play([card.index for _, card in plays])][0]
 
 
 def tricks_of(history: Iterable[tuple[int, Union[Action, Hidden]]]) -> tuple[Trick, ...]:
