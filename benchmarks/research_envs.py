@@ -22,23 +22,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+# The library's own loop, each decision from the mover's view: the playout benchmark's.
+from playout import playout_views as view_loop
+
 import calabrasella as cb
-
-
-def view_loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
-    """The library's own loop: each decision from the mover's view."""
-    rng = random.Random(seed)
-    decisions = 0
-    for i in range(deals):
-        state = cb.new_deal(rules, dealer=i % 3, seed=rng)
-        while not state.is_over:
-            if state.is_chance:
-                state = cb.apply(state, cb.sample_chance(state, rng))
-                continue
-            view = state.view(state.to_move)  # type: ignore[arg-type]
-            state = cb.apply(state, rng.choice(view.legal_actions))
-            decisions += 1
-    return decisions
 
 
 def pettingzoo_loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
