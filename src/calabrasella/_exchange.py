@@ -45,10 +45,7 @@ def begin_exchange(state: State, won: Position, history: tuple[HistoryEntry, ...
 
 def apply_exchange(state: State, action: Action) -> State:
     """Return the state after ``action`` in the exchange: the running step applies it."""
-    work = Work(
-        state._rules, list(state._hand_masks), state._stock_mask, state._exchange,  # type: ignore[arg-type]
-        len(state._history) + 1, state._phase, state._to_move,
-    )  # fmt: skip  (work_of, one call less: the exchange's every action)
+    work = work_of(state)
     step = work.plan[work.step]
     if step.apply(work, action):
         work.step += 1

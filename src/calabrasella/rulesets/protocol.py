@@ -153,10 +153,7 @@ class Exchange(NamedTuple):
 
     def get(self, key: str, default: Hashable = None) -> Hashable:
         """Return what a step kept under ``key`` (see :meth:`Work.set`), or ``default``."""
-        for k, value in self.data:
-            if k == key:
-                return value
-        return default
+        return _kept(self.data, key, default)
 
     def step_of(self, entry: int) -> int:
         """Return the index in ``plan`` of the step during which history entry ``entry`` was made.
@@ -172,6 +169,14 @@ class Exchange(NamedTuple):
 
 def _first(pair: tuple[str, Hashable]) -> str:
     return pair[0]
+
+
+def _kept(data: tuple[tuple[str, Hashable], ...], key: str, default: Hashable) -> Hashable:
+    """Return the value under ``key`` in a record's step data, or ``default``."""
+    for k, value in data:
+        if k == key:
+            return value
+    return default
 
 
 class Work:
@@ -298,10 +303,7 @@ class Work:
 
     def get(self, key: str, default: Hashable = None) -> Hashable:
         """Return what a step kept under ``key`` with :meth:`set`, or ``default``."""
-        for k, value in self.data:
-            if k == key:
-                return value
-        return default
+        return _kept(self.data, key, default)
 
     def set(self, key: str, value: Hashable) -> None:
         """Keep ``value`` under ``key`` in the exchange record, for a step's own state.
