@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 import attrs
 
+from . import _encoding_views as _facts
 from . import _pictures, legal
 from ._auction import position_of
 from ._tricks import legal_plays
@@ -36,6 +37,7 @@ from .phases import BIDDING, OVER, PLAYING, Phase
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
+from .suits import Suit
 
 if TYPE_CHECKING:
     from .state import State
@@ -153,6 +155,55 @@ class View:
     def is_my_turn(self) -> bool:
         """Whether this seat is to act."""
         return self.to_move == self.seat
+
+    # What the view tells beyond its fields, worked out when read (not when the view
+    # is made): calabrasella.encoding's functions of the same names.
+
+    @property
+    def cards_played(self) -> tuple[CardSet, ...]:
+        """The cards each seat played to tricks so far, the current trick included.
+
+        Example:
+            >>> import calabrasella as cb, random
+            >>> rng, state = random.Random(1), cb.new_deal(cb.CALABRESELLA, seed=7)
+            >>> while len(state.trick) < 2 or not any(state.tricks_won):
+            ...     chance = state.is_chance
+            ...     state = cb.apply(state, cb.sample_chance(state, rng) if chance
+            ...                      else rng.choice(state.legal_actions()))
+            >>> view = state.view(0)
+            >>> view.cards_played
+            (CardSet.parse('Ks Qc'), CardSet.parse('5s'), CardSet.parse('As 3c'))
+            >>> view.trick, view.winning_seat, view.known_voids
+            (((2, Card.parse('3c')), (0, Card.parse('Qc'))), 2, (frozenset(), frozenset(), frozenset()))
+            >>> view.declarer, view.partner, view.tricks_left, len(view.unseen_cards)
+            (2, 1, 11, 25)
+        """
+        return _facts.cards_played(self)
+
+    @property
+    def unseen_cards(self) -> CardSet:
+        """The cards this seat has not seen: never held, never shown face up to it."""
+        return _facts.unseen_cards(self)
+
+    @property
+    def known_voids(self) -> tuple[frozenset[Suit], ...]:
+        """For each seat, the suits it showed out of where suit must be followed."""
+        return _facts.known_voids(self)
+
+    @property
+    def winning_seat(self) -> int | None:
+        """The seat winning the current trick so far (``None`` with no card in it)."""
+        return _facts.winning_seat(self)
+
+    @property
+    def partner(self) -> int | None:
+        """The declarer's other adversary, for an adversary (else ``None``)."""
+        return _facts.partner(self)
+
+    @property
+    def tricks_left(self) -> int:
+        """The tricks still to complete, the current one included."""
+        return _facts.tricks_left(self)
 
     __repr__ = _pictures.view_repr  # (seat, phase, who acts, contract, tricks, hand)
     _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty

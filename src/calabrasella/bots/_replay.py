@@ -21,6 +21,7 @@ import random
 
 import calabrasella as cb
 
+from .. import _encoding_views as _facts
 from ._hand import bits
 
 __all__ = ["Replayer"]
@@ -55,19 +56,11 @@ class Replayer:
         self.room = [12 if s in self.active else 0 for s in range(n)] + [4]
         history = view.history
         self.entries = history
-        played = [0] * (n + 1)  # the stock plays nothing
-        voids = [0] * (n + 1)  # suits shown out of (as suit bits), where suit must be followed
-        trick: list[int] = []
-        for who, action in history:
-            if type(action) in (cb.Play, cb.Revoke):
-                card = _named(action).bit_length() - 1
-                played[who] |= 1 << card
-                trick.append(card)
-                led = trick[0] // 10
-                if type(action) is cb.Play and card // 10 != led and rules.follow_suit:
-                    voids[who] |= 1 << led
-                if len(trick) == 3:
-                    trick = []
+        # each seat's cards played to tricks, and the suits it showed out of (as suit
+        # bits) where suit must be followed: the views' own reading of the history
+        cards, suits, _ = _facts.scan(view)
+        played = [cards >> (40 * s) & _facts.ALL for s in range(n)] + [0]  # (the stock
+        voids = [suits >> (4 * s) & 15 for s in range(n)] + [0]  # plays nothing)
         self.played = played
         self.voids = voids
         #: For each seat, the cards of the suits it showed out of (it got rid of them first).

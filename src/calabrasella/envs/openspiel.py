@@ -37,14 +37,17 @@ Example:
 from __future__ import annotations
 
 import random
+from itertools import repeat
 from typing import Any
 
 import numpy as np
 import pyspiel
 
 from .. import encoding
+from ..actions import Action
 from ..bots.sampling import Sampler
 from ..deal import deal_from
+from ..encoding import _ids_of, _pick
 from ..engine import apply, chance_outcomes
 from ..rulesets import CALABRESELLA, CAVENDISH, Ruleset
 from ..rulesets.base import PLAY_TABLE
@@ -116,8 +119,10 @@ class CalabrasellaGame(pyspiel.Game):  # type: ignore[misc]
         if not 0 <= dealer < self.rules.players:
             raise ValueError(f"dealer={dealer}: not a seat at a table of {self.rules.players}")
         self.dealer = dealer
+        #: The number of action ids (:func:`calabrasella.encoding.num_actions`).
+        self.size = encoding.num_actions(self.rules)
         info = pyspiel.GameInfo(
-            num_distinct_actions=encoding.num_actions(self.rules),
+            num_distinct_actions=self.size,
             max_chance_outcomes=40,
             num_players=self.rules.players,
             min_utility=-_MAX_UTILITY,
@@ -173,10 +178,13 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CalabrasellaGame) -> None:
         super().__init__(game)
         self._game = game
+        self._size = game.size
         self.dealt: list[int] = []  # the cards dealt so far, place by place
-        self._dealt_mask = 0
+        self._left = list(range(40))  # the cards still to deal, in order
         self._player = _CHANCE
         self.state: State | None = None  # the library's state, once dealt
+        # the legal actions of the state and their ids (sorted), once asked for
+        self._actions: tuple[Action, ...] | None = None
         self._legal: list[int] | None = None
 
     # --- the deal ---------------------------------------------------------------------
@@ -218,43 +226,48 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         legal = self._legal
         if legal is None:
+            legal = self._legal = sorted(_ids_of(self._mover_actions()))
+        return legal
+
+    def _mover_actions(self) -> tuple[Action, ...]:
+        """The legal actions of the player to act (worked out once per state)."""
+        actions = self._actions
+        if actions is None:
             state = self.state
             assert state is not None
-            if state.rules._play == PLAY_TABLE:
-                actions = state.view(player).legal_actions
+            if state.rules._play == PLAY_TABLE:  # the player's own actions only
+                actions = state.view(state.to_move).legal_actions  # type: ignore[arg-type]
             else:
                 actions = state.legal_actions()
-            legal = self._legal = sorted(map(encoding.action_id, actions))
-        return legal
+            self._actions = actions
+        return actions
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.state is None:
-            left = [c for c in range(40) if not self._dealt_mask >> c & 1]
-            p = 1.0 / len(left)
-            return [(card, p) for card in left]
+            left = self._left
+            return list(zip(left, repeat(1.0 / len(left))))
         outcomes = chance_outcomes(self.state)
-        p = 1.0 / len(outcomes)
-        return [(i, p) for i in range(len(outcomes))]
+        return list(zip(range(len(outcomes)), repeat(1.0 / len(outcomes))))
 
     def _apply_action(self, action: int) -> None:
         action = int(action)
         state = self.state
         if state is None:
-            if not 0 <= action < 40 or self._dealt_mask >> action & 1:
-                raise ValueError(f"card {action} cannot be dealt now")
+            try:
+                self._left.remove(action)
+            except ValueError:
+                raise ValueError(f"card {action} cannot be dealt now") from None
             self.dealt.append(action)
-            self._dealt_mask |= 1 << action
-            if len(self.dealt) == 40:
+            if not self._left:
                 self._finish_deal()
                 self._update_player()
             return
         if state.is_chance:
             chosen: Any = chance_outcomes(state)[action]
-        elif state.rules._play == PLAY_TABLE:  # the player's own actions only
-            chosen = encoding.action_of(action, self.view(state.to_move))  # type: ignore[arg-type]
         else:
-            chosen = encoding.action_of(action, state)
+            chosen = _pick(action, self._mover_actions(), self._size)
         self.state = apply(state, chosen)
+        self._actions = None
         self._legal = None
         self._update_player()
 

@@ -43,7 +43,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .. import encoding
+from .._encoding_observation import observation
 from ..deal import new_deal
+from ..encoding import _ids_of, _pick
 from ..engine import apply, sample_chance
 from ..rulesets import Ruleset, find_ruleset
 from ..state import State
@@ -89,7 +91,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(rules.players)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
-        size = encoding.num_actions(rules)
+        self._size = size = encoding.num_actions(rules)
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observation_spaces = {
             a: spaces.Dict(
@@ -104,6 +106,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         }
         self._rng = random.Random()
         self.state: State | None = None
+        self._viewed: tuple[int, View] | None = None
 
     # --- spaces ---------------------------------------------------------------------
 
@@ -129,7 +132,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._views: dict[int, View] = {}
+        self._viewed = None
         self.agent_selection = self.possible_agents[self.state.to_move]  # type: ignore[index]
 
     def _resolve_chance(self, state: State) -> State:
@@ -138,17 +141,26 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         return state
 
     def _view(self, seat: int) -> View:
-        view = self._views.get(seat)
-        if view is None:
-            assert self.state is not None
-            view = self._views[seat] = self.state.view(seat)
+        # the latest view asked for is kept until the next step: observe() and the
+        # step that follows it read one view
+        viewed = self._viewed
+        if viewed is not None and viewed[0] == seat:
+            return viewed[1]
+        assert self.state is not None
+        view = self.state.view(seat)
+        self._viewed = (seat, view)
         return view
 
     def observe(self, agent: str) -> dict[str, Any]:
         view = self._view(self._seat[agent])
+        legal = view.legal_actions
+        mask = bytearray(self._size)
+        if legal:
+            for i in _ids_of(legal):
+                mask[i] = 1
         return {
-            "observation": encoding.observation(view, numpy=True),
-            "action_mask": encoding.legal_mask(view, numpy=True),
+            "observation": observation(view, numpy=True),
+            "action_mask": np.frombuffer(mask, np.int8),  # (writable: it owns the bytearray)
         }
 
     def step(self, action: Any) -> None:
@@ -157,20 +169,21 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state is not None
-        seat = self._seat[agent]
-        chosen = encoding.action_of(int(action), self._view(seat))
-        self.state = self._resolve_chance(apply(self.state, chosen))
-        self._views = {}
+        chosen = _pick(action, self._view(self._seat[agent]).legal_actions, self._size)
+        state = apply(self.state, chosen)
+        if state.is_chance:
+            state = self._resolve_chance(state)
+        self.state = state
+        self._viewed = None
         self._cumulative_rewards[agent] = 0.0
-        state = self.state
         if state.is_over:
             payments = state.result.payments  # type: ignore[union-attr]
             for a in self.agents:
                 self.rewards[a] = float(payments[self._seat[a]])
                 self.terminations[a] = True
-        else:
+            self._accumulate_rewards()
+        else:  # (every reward is 0 until the end: nothing to accumulate)
             self.agent_selection = self.possible_agents[state.to_move]  # type: ignore[index]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """Return the deal as text (``render_mode="ansi"``: every hand, the trick, the score)
