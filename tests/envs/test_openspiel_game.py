@@ -114,3 +114,44 @@ def test_parameters_are_the_ruleset_options() -> None:
     assert openspiel.game_name(cb.CALABRESELLA) == "python_calabresella"
     with pytest.raises(Exception, match="dealer"):
         pyspiel.load_game("python_calabresella", {"dealer": 5})
+
+
+def _base_legal(state: Any, player: int | None) -> Any:
+    """OpenSpiel's own answer (through C++), or the type of error it raises."""
+    try:
+        if player is None:
+            return pyspiel.State.legal_actions(state)
+        return pyspiel.State.legal_actions(state, player)
+    except pyspiel.SpielError as error:
+        return type(error), str(error)
+
+
+def _own_legal(state: Any, player: int | None) -> Any:
+    try:
+        return state.legal_actions() if player is None else state.legal_actions(player)
+    except pyspiel.SpielError as error:
+        return type(error), str(error)
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES)
+def test_the_python_queries_answer_as_openspiel_does(name: str, params: dict[str, object]) -> None:
+    """``legal_actions`` (any player, chance and terminal nodes included) and ``is_chance_node``,
+    answered in Python, equal OpenSpiel's own at every node of a few random deals."""
+    game = pyspiel.load_game(name, params)
+    players = game.num_players()
+    rng = random.Random(4)
+    nodes = 0
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            for player in (None, -1, *range(players), players):
+                assert _own_legal(state, player) == _base_legal(state, player)
+            listed = state.legal_actions()
+            listed.append(-99)  # the caller's own list: the state's is untouched
+            assert -99 not in state.legal_actions()
+            nodes += 1
+            if state.is_terminal():
+                break
+            state.apply_action(rng.choice(pyspiel.State.legal_actions(state)))
+    assert nodes > 150

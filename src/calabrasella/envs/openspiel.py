@@ -209,6 +209,25 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         return self._player  # (OpenSpiel asks often: kept up to date by _apply_action)
 
+    # The three queries a Python caller makes at every node, answered here as OpenSpiel's
+    # own would (tests/envs holds them to those): OpenSpiel's go through C++ and call
+    # back into this class, twice for a list of actions.
+
+    def is_chance_node(self) -> bool:
+        return self._player == _CHANCE
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        current = self._player
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:  # the outcomes, whoever asks
+            return [outcome for outcome, _ in self.chance_outcomes()]
+        if player is None or player == current:
+            return self._legal_actions(current)[:]
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
     def _update_player(self) -> None:
         state = self.state
         if state is None or state.is_chance:
