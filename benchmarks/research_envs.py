@@ -10,7 +10,18 @@ the per-round ratios to the view loop, with the issue's targets (PettingZoo
 at most 2x, OpenSpiel at most 3x). A contender whose extra is not installed
 is left out.
 
+``--parts`` adds the env with its observation cut short, to show where a
+step's time goes: left out (a constant array: the mask, ``agent_iter``,
+``last`` and ``step`` remain), only the view's fields read (a play view
+fills its hand, trick and history when first read), and the entries worked
+out without the array made.
+
+``--clock cpu`` times with the process's CPU time instead of the wall clock:
+on a machine shared with other work, time spent waiting for a core is then
+left out of every contender alike.
+
 usage: python benchmarks/research_envs.py [--game cavendish|calabresella] [--deals N] [--rounds R]
+                                          [--clock wall|cpu] [--parts]
 """
 
 from __future__ import annotations
@@ -68,6 +79,45 @@ def openspiel_loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
     return decisions
 
 
+def cut_short(make: Callable[[Any], Any]) -> Callable[[cb.Ruleset, int, int], int]:
+    """The PettingZoo loop with the env's observation replaced by ``make(view)``."""
+    from calabrasella.envs import pettingzoo
+
+    def short(view: Any, numpy: bool = True) -> Any:
+        return make(view)
+
+    def loop(rules: cb.Ruleset, deals: int, seed: int) -> int:
+        real = getattr(pettingzoo, "observation")  # noqa: B009 (not an export of the module)
+        setattr(pettingzoo, "observation", short)  # noqa: B010 (the env reads the module's name)
+        try:
+            return pettingzoo_loop(rules, deals, seed)
+        finally:
+            setattr(pettingzoo, "observation", real)  # noqa: B010
+
+    return loop
+
+
+def parts() -> dict[str, Callable[[cb.Ruleset, int, int], int]]:
+    """The env with its observation cut short at three places (see ``--parts``)."""
+    import numpy as np
+
+    from calabrasella import _encoding_observation, encoding
+
+    constant = np.zeros(encoding.OBSERVATION_SIZE, np.float32)
+
+    def fields(view: Any) -> Any:
+        return (view.hand, view.trick, view.history, constant)[-1]
+
+    def entries(view: Any) -> Any:
+        return (_encoding_observation._encode(view), constant)[-1]
+
+    return {
+        "pz-no-obs": cut_short(lambda view: constant),
+        "pz-fields": cut_short(fields),
+        "pz-entries": cut_short(entries),
+    }
+
+
 def available() -> dict[str, Callable[[cb.Ruleset, int, int], int]]:
     contenders: dict[str, Callable[[cb.Ruleset, int, int], int]] = {"views": view_loop}
     try:
@@ -90,22 +140,29 @@ def main() -> None:
     parser.add_argument("--game", default="calabresella", choices=("cavendish", "calabresella"))
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--clock", default="wall", choices=("wall", "cpu"))
+    parser.add_argument("--parts", action="store_true")
     args = parser.parse_args()
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
     rules = cb.find_ruleset(args.game)
     contenders = available()
+    if args.parts and "pettingzoo" in contenders:
+        contenders.update(parts())
     per: dict[str, list[float]] = {name: [] for name in contenders}
     for r in range(args.rounds):
         for name, loop in contenders.items():
-            started = time.perf_counter()
+            started = clock()
             decisions = loop(rules, args.deals, 1000 * r)
-            per[name].append((time.perf_counter() - started) / decisions * 1e6)
+            per[name].append((clock() - started) / decisions * 1e6)
     targets: dict[str, Any] = {"pettingzoo": 2.0, "openspiel": 3.0}
-    print(f"{args.game}: {args.deals} deals x {args.rounds} rounds")
+    print(f"{args.game}: {args.deals} deals x {args.rounds} rounds, {args.clock} clock")
     for name, times in per.items():
         line = f"  {name:<11} {statistics.median(times):8.1f} µs/decision"
         if name != "views":
             ratio = statistics.median(t / v for t, v in zip(times, per["views"]))
-            line += f"   x{ratio:.2f} the view loop (target <= {targets[name]})"
+            line += f"   x{ratio:.2f} the view loop"
+            if name in targets:
+                line += f" (target <= {targets[name]})"
         print(line)
 
 

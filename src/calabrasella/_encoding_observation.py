@@ -7,14 +7,13 @@ The encoder writes every 0/1 entry of the vector as one bit of a single
 int (bit ``i`` for entry ``i``: the one-hot parts by shifts, each part made
 of cards as its 40-bit mask shifted into place) and the counts apart; the
 int's bytes become the vector through a table of each byte's eight entries
-(a NumPy ``take`` of a 256 x 8 table, or the concatenation of tuples), and
+(a NumPy ``take`` of a 256 x 8 table, or tuples of floats added to a list), and
 the counts are written over their zeros. Every offset comes from the layout
 table.
 """
 
 from __future__ import annotations
 
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from ._encoding_views import ALL, partner, scan, tricks_left
@@ -239,7 +238,10 @@ def observation(view: View, *, numpy: bool = False) -> Any:
         array[_HEAD] = head
         array[_TAIL] = tail
         return array
-    out = list(chain.from_iterable(map(_BYTE_FLOATS.__getitem__, raw)))
+    out: list[float] = []
+    table = _BYTE_FLOATS
+    for byte in raw:
+        out += table[byte]
     del out[OBSERVATION_SIZE:]
     out[_HEAD] = map(float, head)
     out[_TAIL] = map(float, tail)
