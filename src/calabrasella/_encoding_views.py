@@ -70,7 +70,7 @@ def scan(view: View) -> tuple[int, int, int]:
     size = len(history)
     if not size:
         return 0, 0, 0
-    follow = view.rules.follow_suit
+    follow = bool(view.rules.follow_suit)
     key = (view.seat, follow)
     bucket = _SCANS.get(key, ())
     at = 0
