@@ -37,6 +37,12 @@ into a flat vector of floats laid out as :data:`OBSERVATION_LAYOUT` says
 (:func:`observation_layout` gives each part's slice); seats are absolute
 (0 to 3; a three-seat table leaves seat 3's entries at zero).
 
+**What a view tells.** :func:`cards_played`, :func:`unseen_cards`,
+:func:`known_voids`, :func:`winning_seat`, :func:`partner` and
+:func:`tricks_left` work out what the vector holds beyond the view's
+fields; a :class:`~calabrasella.View` offers each as a property of the same
+name (``view.cards_played``...).
+
 Example:
     >>> import calabrasella as cb
     >>> from calabrasella import encoding
