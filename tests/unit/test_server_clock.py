@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from server_kit import Raw, Watched, check_messages, run
 
@@ -82,7 +83,7 @@ def test_the_move_clock_runs_out_first_until_the_bank_is_lower() -> None:
 def test_a_player_who_answers_at_once_is_never_timed_out_by_its_bank() -> None:
     """A 1 s bank, answers within milliseconds: a whole match with no timeout."""
 
-    async def scenario() -> list[dict[str, object]]:
+    async def scenario() -> list[dict[str, Any]]:
         server = Watched(cb.CAVENDISH, deals=2, seed=8, move_time=None, match_time=1.0,
                          bots=(1, 2))  # fmt: skip
         port = await server.start()
