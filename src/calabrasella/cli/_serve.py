@@ -59,8 +59,8 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         parser.error(f"--players {args.players}: expected 0..{rules.players}")
     if args.resume is not None and args.save is not None and args.save != args.resume:
         parser.error("--resume DIR saves to DIR: leave out --save")
-    if args.tables < 1 or (args.tables > 1 and args.resume is not None):
-        parser.error("--tables must be at least 1, and --resume resumes one table")
+    if args.tables < 1:
+        parser.error("--tables must be at least 1")
 
     def log(line: str) -> None:
         print(line, flush=True)
@@ -69,11 +69,16 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
 
     def web_ready(host: str, port: int) -> None:
         log(f"browser table on http://{host}:{port}/")
+
+    lobby: Lobby | None = None
     if args.resume is not None:
+        banked = {} if match_time is None else {"match_time": match_time}
+        options = {"log": log, "grace": args.grace, "move_time": move_time, **banked}
         try:
-            banked = {} if match_time is None else {"match_time": match_time}
-            table = Table.resume(args.resume, log=log, grace=args.grace, move_time=move_time,
-                                 **banked)  # fmt: skip
+            if (args.resume / "table.json").exists():
+                table = Table.resume(args.resume, **options)
+            else:  # a lobby: a folder per table
+                lobby = Lobby.resume(args.resume, **options)
         except ResumeError as error:
             sys.stderr.write(f"calabrasella serve: {error}\n")
             return 2
@@ -84,14 +89,19 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
                          grace=args.grace, move_time=move_time, match_time=match_time,
                          bots=range(args.players, rules.players), save_dir=folder, log=log)  # fmt: skip
 
-        table = make(args.save)
-    if args.tables > 1:
-        where = [None if args.save is None else args.save / str(n) for n in range(args.tables)]
-        tables = {str(n + 1): make(folder) for n, folder in enumerate(where)}
-        lobby = Lobby(tables)
+        if args.tables > 1:
+            names = [str(n) for n in range(1, args.tables + 1)]
+            lobby = Lobby({name: make(None if args.save is None else args.save / name)
+                           for name in names})  # fmt: skip
+        else:
+            table = make(args.save)
+    if lobby is not None:
+        some = next(iter(lobby.tables.values()))
+        count = len(lobby.tables)
 
         def lobby_ready(host: str, port: int) -> None:
-            log(f"serving {rules.name} on {host}:{port} (a lobby of {args.tables} tables); Ctrl-C stops")
+            log(f"serving {some.rules.name} on {host}:{port} (a lobby of {count} tables); "
+                "Ctrl-C stops")  # fmt: skip
 
         why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
                                 web=args.web, web_ready=web_ready))  # fmt: skip
