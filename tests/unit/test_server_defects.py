@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import pytest
 
 import calabrasella as cb
 
@@ -642,7 +641,3 @@ def test_sigterm_tells_the_players_and_exits_cleanly(tmp_path: Path) -> None:
         status = server.proc.wait(WAIT)
     assert status == 0, f"exit status {status}"
     assert all("closing" in kinds(p) for p in players), [kinds(p)[-3:] for p in players]
-
-
-if OLD:  # pragma: no cover - the old example's run, by benchmarks/server_defects_old.py
-    pytestmark = pytest.mark.filterwarnings("ignore")
