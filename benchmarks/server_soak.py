@@ -8,8 +8,12 @@ act on with a random legal action (naming its deal and turn), reconnecting
 for each new match. It runs until ``--deals`` deals in all are finished (or
 ``--seconds`` pass) and prints, at each tenth of the way and at the end: the
 deals, the messages per second both ways, and the process's resident memory
-(``VmRSS``). Memory is flat when finished deals are not kept. The clients run
-in the same process as the server, so the rates are those of the pair.
+(``VmRSS``), with the entries held in the engine's bounded caches (scores,
+draws, callable cards, view parts, decoded records: each capped by a size
+constant in its module). Memory is flat when finished deals are not kept.
+``--clear-caches`` empties those caches at each tenth, to tell the server's
+own memory from theirs. The clients run in the same process as the server,
+so the rates are those of the pair.
 """
 
 from __future__ import annotations
@@ -20,9 +24,28 @@ import json
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import calabrasella as cb
+from calabrasella import _auction, _end, _pickle, views
+from calabrasella.rulesets import _call_steps, _raise_steps
 from calabrasella.server import Limits, Table
+
+#: The engine's bounded caches (each emptied when it reaches its module's size constant).
+CACHES: dict[str, dict[Any, Any]] = {
+    "scores": _end._SCORES,
+    "draws": _raise_steps._DRAWS,
+    "callable": _call_steps._CALLABLE,
+    "view parts": views._MEMO,
+    "auction roots": _auction._ROOTS,
+    "records": _pickle._RECORDS,
+    "exchanges": _pickle._EXCHANGES,
+}
+
+
+def cache_entries() -> int:
+    """The entries held in the engine's bounded caches, all together."""
+    return sum(len(cache) for cache in CACHES.values())
 
 
 def rss_kib() -> int:
@@ -72,7 +95,7 @@ async def client(port: int, seat: int, rng: random.Random, counts: Counts, stop:
             writer.transport.abort()
 
 
-async def soak(tables: int, deals: int, seconds: float, seed: int) -> None:
+async def soak(tables: int, deals: int, seconds: float, seed: int, clear: bool = False) -> None:
     """Run the soak and print its figures."""
     counts = Counts()
     stop = asyncio.Event()
@@ -93,7 +116,7 @@ async def soak(tables: int, deals: int, seconds: float, seed: int) -> None:
     started = time.monotonic()
     print(f"{tables} tables, {3 * tables} connections, up to {deals} deals or {seconds:g} s")
     print(f"memory before the tables: {before} KiB")
-    print(f"{'deals':>8} {'seconds':>8} {'msgs/s':>9} {'deals/s':>8} {'RSS KiB':>9}")
+    print(f"{'deals':>8} {'seconds':>8} {'msgs/s':>9} {'deals/s':>8} {'RSS KiB':>9} {'cached':>7}")
     mark = max(1, deals // 10)
     next_mark = mark
     rows = []
@@ -104,7 +127,10 @@ async def soak(tables: int, deals: int, seconds: float, seed: int) -> None:
             rate = (counts.received + counts.sent) / took
             rows.append((counts.deals, rss_kib()))
             print(f"{counts.deals:>8} {took:>8.1f} {rate:>9.0f} {counts.deals / took:>8.1f} "
-                  f"{rows[-1][1]:>9}", flush=True)  # fmt: skip
+                  f"{rows[-1][1]:>9} {cache_entries():>7}", flush=True)  # fmt: skip
+            if clear:
+                for cache in CACHES.values():
+                    cache.clear()
             next_mark += mark
     stop.set()
     for table in servers:
@@ -125,8 +151,10 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=600.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clear-caches", action="store_true",
+                        help="empty the engine's bounded caches at each tenth")  # fmt: skip
     args = parser.parse_args()
-    asyncio.run(soak(args.tables, args.deals, args.seconds, args.seed))
+    asyncio.run(soak(args.tables, args.deals, args.seconds, args.seed, args.clear_caches))
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ process connecting as real TCP clients, a short match, the ledger printed.
 With ``--port N`` it serves until interrupted (Ctrl-C or SIGTERM).
 
 usage: python examples/table_server.py [--port N] [--host H] [--rules NAME]
-       [--deals N] [--seed S] [--move-time S] [--save DIR]
+       [--deals N] [--seed S] [--move-time S] [--match-time S] [--save DIR]
 
 The protocol is in docs/server.md: JSON lines, ``hello``, then one
 ``action`` per view the seat is to answer, naming that view's ``deal`` and
@@ -99,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=3, help="deals per match (3)")
     parser.add_argument("--seed", type=int, help="for tests only: deal from this seed")
     parser.add_argument("--move-time", type=float, default=60.0, help="seconds per move (60)")
+    parser.add_argument("--match-time", type=float, help="seconds per player per match (none)")
     parser.add_argument("--save", type=Path, metavar="DIR", help="save the table here")
     args = parser.parse_args(argv)
     rules = cb.find_ruleset(args.rules)
@@ -106,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(demo(rules, args.deals, args.seed, args.save))
         return 0
     table = Table(rules, deals=args.deals, matches=None, seed=args.seed,
-                  move_time=args.move_time, save_dir=args.save, log=print)  # fmt: skip
+                  move_time=args.move_time, match_time=args.match_time, save_dir=args.save,
+                  log=print)  # fmt: skip
     asyncio.run(serve(table, args.host, args.port,
                       ready=lambda host, port: print(f"serving on {host}:{port}", flush=True)))  # fmt: skip
     return 0

@@ -4,10 +4,12 @@ The table and its HTTP bridge run in a thread of this process on
 127.0.0.1; Chromium is started by this test with a fresh profile and
 driven over ``--remote-debugging-pipe`` (the DevTools protocol, NUL-framed
 JSON on file descriptors 3 and 4), never downloaded. The page plays seat 0
-by clicking its own move buttons (``?autoplay=1``) against the server's bot
-for a whole match; the test then reads every message the page received,
-checks each against what seat 0 may know, and takes a screenshot. Skipped
-where no ``chromium`` is installed.
+by clicking its cards and move buttons (``?autoplay=1``), or the test by
+pressing keys 1-9, against the server's bot for a whole match; the test then
+reads every message the page received, checks each against what seat 0 may
+know, and takes screenshots (desktop and mobile, in the middle of the play,
+every card picture loaded) into ``$CALABRASELLA_SHOTS`` if set, else the
+test's temporary folder. Skipped where no ``chromium`` is installed.
 """
 
 from __future__ import annotations
@@ -75,6 +77,21 @@ FIRST_NOT_PASS = """(() => {
   const n = moves.findIndex((b) => b.dataset.action !== 'pass');
   return moves.length ? (n < 0 ? 0 : n) : -1;
 })()"""
+# In the middle of the play, with every card picture loaded (the library's SVG).
+MID_PLAY = """(() => {
+  const view = state.view, images = [...document.querySelectorAll('img.card, img.back')];
+  return Boolean(view && view.phase === 'playing' && view.trick.length >= 1 && view.hand.length >= 5
+    && view.legal_actions.length && images.length > 10
+    && images.every((i) => i.complete && i.naturalWidth > 0 && i.src.includes('/card/')));
+})()"""
+MOBILE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
+
+
+def shoot(pipe: Pipe, session: str, path: Path) -> None:
+    """Save a PNG screenshot of the page."""
+    picture = base64.b64decode(pipe.call("Page.captureScreenshot", session, format="png")["data"])
+    assert picture.startswith(b"\x89PNG")
+    path.write_bytes(picture)
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
@@ -124,8 +141,19 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         deadline = time.monotonic() + LIMIT
         over = False
         keys = 0
+        shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
+        shots.mkdir(parents=True, exist_ok=True)
+        shot = by == "click"
         while not over and time.monotonic() < deadline:
             time.sleep(0.2 if by == "click" else 0.05)
+            if not shot and pipe.call("Runtime.evaluate", session, expression=MID_PLAY,
+                                      returnByValue=True)["result"].get("value") is True:  # fmt: skip
+                shoot(pipe, session, shots / "browser-table-desktop.png")
+                pipe.call("Emulation.setDeviceMetricsOverride", session, **MOBILE)
+                time.sleep(0.5)
+                shoot(pipe, session, shots / "browser-table-mobile.png")
+                pipe.call("Emulation.clearDeviceMetricsOverride", session)
+                shot = True
             if by == "keyboard":
                 index = pipe.call("Runtime.evaluate", session, expression=FIRST_NOT_PASS,
                                   returnByValue=True)["result"]["value"]  # fmt: skip
@@ -142,12 +170,13 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
             over = found["result"].get("value") is True
         assert over, "the page did not finish the match"
         assert by == "click" or keys > 10  # the moves were made with the keys
+        assert shot, "no moment in the play with every card picture loaded"
+        clicks = pipe.call("Runtime.evaluate", session, expression="window.cardClicks",
+                           returnByValue=True)["result"]["value"]  # fmt: skip
+        assert clicks > 10 if by == "click" else clicks == 0  # cards clicked in the hand
         text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
                          returnByValue=True)["result"]["value"]  # fmt: skip
-        shot = pipe.call("Page.captureScreenshot", session, format="png")["data"]
-        picture = base64.b64decode(shot)
-        (tmp_path / f"browser-table-{by}.png").write_bytes(picture)
-        assert picture.startswith(b"\x89PNG")
+        shoot(pipe, session, shots / f"browser-table-{by}-end.png")
         hand = pipe.call("Runtime.evaluate", session,
                          expression="document.querySelectorAll('#hand .card').length",
                          returnByValue=True)["result"]["value"]  # fmt: skip
@@ -206,6 +235,12 @@ def test_the_web_bridge_serves_the_page_and_relays_a_seat_without_a_browser() ->
                 assert status == 200 and text
                 assert b"https://" not in text and b"http://" not in text
             assert (await http(port, "GET", "/etc/passwd"))[0] == 404
+            status, face = await http(port, "GET", "/card/Ad.svg")
+            assert status == 200 and face.startswith(b"<svg") and b"(Ad)" in face
+            status, back = await http(port, "GET", "/card/back.svg")
+            assert status == 200 and back.startswith(b"<svg") and back != face
+            assert (await http(port, "GET", "/card/Zz.svg"))[0] == 404
+            assert (await http(port, "GET", "/card/../static/app.js.svg"))[0] == 404
             assert (await http(port, "POST", "/send?session=nope", b"{}"))[0] == 400
             assert (await http(port, "POST", "/send?session=nope", b"x" * 9000))[0] == 413
             reader, writer = await asyncio.open_connection("127.0.0.1", port)

@@ -37,6 +37,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="seconds to wait for a player who left (default: %(default)s)")  # fmt: skip
     add("--move-time", type=float, default=60.0, metavar="S",
         help="seconds per move before the bot moves for the player, 0 for none (default: %(default)s)")  # fmt: skip
+    add("--match-time", type=float, metavar="S",
+        help="seconds each player has for all its moves in a match, a time bank; when it is "
+        "spent the bot moves for it (default: no bank; --resume keeps the saved one)")  # fmt: skip
     add("--tables", type=int, default=1, metavar="N",
         help="serve N tables (named 1..N) behind one port, a lobby (default: %(default)s)")  # fmt: skip
     add("--web", type=int, metavar="PORT",
@@ -49,26 +52,33 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
     """Run ``serve``; return the exit status (0 when done or stopped by a signal)."""
-    if args.deals < 1 or args.matches < 0 or args.grace < 0 or args.move_time < 0:
-        parser.error("--deals must be at least 1; --matches, --grace, --move-time not negative")
+    if args.deals < 1 or min(args.matches, args.grace, args.move_time, args.match_time or 0) < 0:
+        parser.error("--deals must be at least 1; --matches, --grace and the clocks not negative")
     rules = cb.find_ruleset(args.rules)
     if not 0 <= args.players <= rules.players:
         parser.error(f"--players {args.players}: expected 0..{rules.players}")
     if args.resume is not None and args.save is not None and args.save != args.resume:
         parser.error("--resume DIR saves to DIR: leave out --save")
-    if args.tables < 1 or (args.tables > 1 and args.resume is not None):
-        parser.error("--tables must be at least 1, and --resume resumes one table")
+    if args.tables < 1:
+        parser.error("--tables must be at least 1")
 
     def log(line: str) -> None:
         print(line, flush=True)
 
-    move_time = args.move_time or None
+    move_time, match_time = args.move_time or None, args.match_time or None
 
     def web_ready(host: str, port: int) -> None:
         log(f"browser table on http://{host}:{port}/")
+
+    lobby: Lobby | None = None
     if args.resume is not None:
+        banked = {} if match_time is None else {"match_time": match_time}
+        options = {"log": log, "grace": args.grace, "move_time": move_time, **banked}
         try:
-            table = Table.resume(args.resume, log=log, grace=args.grace, move_time=move_time)
+            if (args.resume / "table.json").exists():
+                table = Table.resume(args.resume, **options)
+            else:  # a lobby: a folder per table
+                lobby = Lobby.resume(args.resume, **options)
         except ResumeError as error:
             sys.stderr.write(f"calabrasella serve: {error}\n")
             return 2
@@ -76,17 +86,22 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
 
         def make(folder: Path | None) -> Table:
             return Table(rules, deals=args.deals, matches=args.matches or None, seed=args.seed,
-                         grace=args.grace, move_time=move_time,
+                         grace=args.grace, move_time=move_time, match_time=match_time,
                          bots=range(args.players, rules.players), save_dir=folder, log=log)  # fmt: skip
 
-        table = make(args.save)
-    if args.tables > 1:
-        where = [None if args.save is None else args.save / str(n) for n in range(args.tables)]
-        tables = {str(n + 1): make(folder) for n, folder in enumerate(where)}
-        lobby = Lobby(tables)
+        if args.tables > 1:
+            names = [str(n) for n in range(1, args.tables + 1)]
+            lobby = Lobby({name: make(None if args.save is None else args.save / name)
+                           for name in names})  # fmt: skip
+        else:
+            table = make(args.save)
+    if lobby is not None:
+        some = next(iter(lobby.tables.values()))
+        count = len(lobby.tables)
 
         def lobby_ready(host: str, port: int) -> None:
-            log(f"serving {rules.name} on {host}:{port} (a lobby of {args.tables} tables); Ctrl-C stops")
+            log(f"serving {some.rules.name} on {host}:{port} (a lobby of {count} tables); "
+                "Ctrl-C stops")  # fmt: skip
 
         why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
                                 web=args.web, web_ready=web_ready))  # fmt: skip

@@ -22,7 +22,8 @@ Example:
 
 from __future__ import annotations
 
-from ._conn import Bucket, Connection
+from ._clock import Clocks
+from ._conn import Bucket, Connection, Seat
 from ._lobby import Lobby
 from ._protocol import (
     IRREGULAR,
@@ -42,7 +43,7 @@ from ._protocol import (
 from ._public import public_view_data
 from ._run import serve
 from ._store import ResumeError, Saved, load, write_atomic
-from ._table import Seat, Table
+from ._table import Table
 from ._web import WebBridge
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "MAX_NAME",
     "TOKEN_LENGTH",
     "Bucket",
+    "Clocks",
     "Connection",
     "Limits",
     "Lobby",

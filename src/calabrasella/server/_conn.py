@@ -1,15 +1,12 @@
-"""One client's connection: sending without blocking, throttling, and really dropping it."""
+"""A seat, and one client's connection: sending without blocking, throttling, really dropping it."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._protocol import Limits, Message, encode
-
-if TYPE_CHECKING:
-    from ._table import Seat
 
 
 class Bucket:
@@ -100,3 +97,26 @@ class Connection:
             return
         transport.close()
         asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
+
+
+class Seat:
+    """A seat at the table: who owns it, with which token, and whether connected."""
+
+    def __init__(self, number: int, *, bot: bool = False) -> None:
+        """Create an empty seat, or a seat the server's bot holds.
+
+        Args:
+            number: The seat's number.
+            bot: Whether the server's bot sits here for the whole match.
+        """
+        self.number = number
+        self.bot = bot
+        self.name: str | None = f"bot {number}" if bot else None
+        self.token: str | None = None
+        self.conn: Connection | None = None
+        self.left_at = 0.0
+
+    @property
+    def taken(self) -> bool:
+        """Whether somebody (a player or the bot) holds the seat for this match."""
+        return self.bot or self.token is not None

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import hmac
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from ._conn import Connection
-from ._protocol import Limits, Message, ProtocolError, read_message
+from ._protocol import Limits, Message, ProtocolError, read_message, read_token
+from ._store import ResumeError
 from ._table import Table
 
 
@@ -16,8 +20,12 @@ class Lobby:
     A new connection may ask ``{"type": "tables"}`` (answered with each
     table's name, rules, seats and spectators), then says ``hello`` with
     ``"table": NAME`` to sit at that table (or watch it, with ``"spectate":
-    true``); without ``"table"`` it goes to the first table with a free seat.
-    From its ``hello`` on, the connection belongs to the table.
+    true``); without ``"table"`` it goes to the table whose seat its
+    ``"token"`` names, or else to the first table with a free seat. From its
+    ``hello`` on, the connection belongs to the table.
+
+    Served with a folder per table (named as the table, in one parent
+    folder), a lobby is resumed whole by :meth:`resume`.
     """
 
     def __init__(self, tables: Mapping[str, Table], limits: Limits = Limits()) -> None:  # noqa: B008
@@ -34,6 +42,38 @@ class Lobby:
         self.port = 0
         self._server: asyncio.Server | None = None
         self._waiting: set[Connection] = set()
+
+    @classmethod
+    def resume(
+        cls,
+        folder: Path,
+        limits: Limits = Limits(),  # noqa: B008 (a frozen value)
+        **options: Any,
+    ) -> Lobby:
+        """Return the lobby whose tables saved in ``folder``'s subfolders, each as it last saved.
+
+        Each subfolder holding a ``table.json`` is a table of that name
+        (resumed by :meth:`Table.resume`, so every player's token is valid
+        again at its table); the tables are in the order of their names
+        (shorter names first: 1, 2, ..., 10).
+
+        Args:
+            folder: The folder given to ``calabrasella serve --tables N --save``.
+            limits: The lobby's limits.
+            options: Settings for every table instead of the saved ones (see
+                :meth:`Table.resume`).
+
+        Raises:
+            calabrasella.server.ResumeError: No table is saved there, or one cannot be resumed.
+        """
+        try:
+            names = [d.name for d in folder.iterdir() if (d / "table.json").is_file()]
+        except OSError as error:
+            raise ResumeError(f"cannot resume from {folder}: {error}") from None
+        if not names:
+            raise ResumeError(f"cannot resume from {folder}: no table.json in it or its folders")
+        names.sort(key=lambda name: (len(name), name))
+        return cls({name: Table.resume(folder / name, **options) for name in names}, limits)
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
         """Open every table and listen; return the port (``port=0`` picks a free one)."""
@@ -71,7 +111,14 @@ class Lobby:
         return {"type": "tables", "tables": tables}
 
     def _choose(self, message: Message) -> Table:
-        name = message.get("table")
+        name, token = message.get("table"), message.get("token")
+        if name is None and token is not None:
+            token = read_token(token)
+            for table in self.tables.values():
+                if any(s.token is not None and hmac.compare_digest(s.token, token)
+                       for s in table.seats):  # fmt: skip
+                    return table
+            raise ProtocolError("bad_token", "no seat of any table has this token")
         if name is None:
             for table in self.tables.values():
                 if any(table._is_free(seat) for seat in table.seats):

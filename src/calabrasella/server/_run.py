@@ -5,11 +5,46 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
+import sys
 from collections.abc import Callable
+from typing import Any
 
 from ._lobby import Lobby
 from ._table import Table
 from ._web import WebBridge
+
+#: Seconds between two reports of failed accepts (the process is out of file descriptors).
+ACCEPT_REPORT_EVERY = 60.0
+
+
+def quiet_accept_errors(loop: asyncio.AbstractEventLoop) -> None:
+    """Report failed accepts (too many open files) in one line a minute, not a traceback each.
+
+    asyncio retries a failed accept every second and logs each failure with a
+    traceback; a server out of file descriptors would flood its log. Every
+    other error goes to the handler that was there before.
+    """
+    previous = loop.get_exception_handler()
+    last = [-ACCEPT_REPORT_EVERY]
+    skipped = [0]
+
+    def handler(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if not str(context.get("message", "")).startswith("socket.accept() out of system resource"):
+            if previous is not None:
+                previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+            return
+        now = loop.time()
+        if now - last[0] < ACCEPT_REPORT_EVERY:
+            skipped[0] += 1
+            return
+        more = f" ({skipped[0]} more since the last report)" if skipped[0] else ""
+        sys.stderr.write(f"calabrasella server: cannot accept a connection: "
+                         f"{context.get('exception')}{more}; retrying\n")  # fmt: skip
+        last[0], skipped[0] = now, 0
+
+    loop.set_exception_handler(handler)
 
 
 async def serve(
@@ -39,6 +74,7 @@ async def serve(
         ``"done"`` when the matches were played, or the signal's name.
     """
     loop = asyncio.get_running_loop()
+    quiet_accept_errors(loop)
     stopped = asyncio.Event()
     why = ["done"]
 

@@ -14,7 +14,8 @@ from typing import Any
 import calabrasella as cb
 
 from . import _store
-from ._conn import Bucket, Connection
+from ._clock import Clocks
+from ._conn import Bucket, Connection, Seat
 from ._protocol import (
     IRREGULAR,
     Limits,
@@ -28,29 +29,6 @@ from ._protocol import (
     read_token,
 )
 from ._public import public_view_data
-
-
-class Seat:
-    """A seat at the table: who owns it, with which token, and whether connected."""
-
-    def __init__(self, number: int, *, bot: bool = False) -> None:
-        """Create an empty seat, or a seat the server's bot holds.
-
-        Args:
-            number: The seat's number.
-            bot: Whether the server's bot sits here for the whole match.
-        """
-        self.number = number
-        self.bot = bot
-        self.name: str | None = f"bot {number}" if bot else None
-        self.token: str | None = None
-        self.conn: Connection | None = None
-        self.left_at = 0.0
-
-    @property
-    def taken(self) -> bool:
-        """Whether somebody (a player or the bot) holds the seat for this match."""
-        return self.bot or self.token is not None
 
 
 class Table:
@@ -70,6 +48,7 @@ class Table:
         seed: int | None = None,
         grace: float = 30.0,
         move_time: float | None = 60.0,
+        match_time: float | None = None,
         bots: Iterable[int] = (),
         save_dir: Path | None = None,
         limits: Limits = Limits(),  # noqa: B008 (a frozen value)
@@ -89,20 +68,26 @@ class Table:
             grace: Seconds a disconnected seat is waited for before the bot plays for it.
             move_time: Seconds a connected player has for each move, after
                 which the bot moves for it and it is told (``None``: no clock).
+            match_time: Seconds each player has for all its moves in a match (a
+                time bank, charged only while it is to move and connected);
+                once it is spent the bot makes the player's moves at once and
+                the player is told each time (``None``: no bank).
             bots: Seats the server's bot holds for the whole match.
             save_dir: Where the table saves what it needs to resume, and each finished deal.
             limits: What each connection may do.
             log: Called with a line of text at each event worth telling.
             on_finished: Called with each finished deal's final state.
         """
-        if deals < 1 or grace < 0 or (move_time is not None and move_time <= 0):
-            raise ValueError("deals must be at least 1, grace not negative, move_time positive")
+        if deals < 1 or grace < 0 or any(t is not None and t <= 0 for t in (move_time, match_time)):
+            raise ValueError("deals must be at least 1, grace not negative, the clocks positive")
         self.rules = rules
         self.deals = deals
         self.matches = matches
         self.seed = seed
         self.grace = grace
         self.move_time = move_time
+        self.match_time = match_time
+        self.clocks = Clocks(move_time, match_time, rules.players)
         self.bot_seats = frozenset(bots)
         if not self.bot_seats <= set(range(rules.players)):
             raise ValueError(f"bots: seats 0..{rules.players - 1}")
@@ -120,7 +105,6 @@ class Table:
         self._system = random.SystemRandom()
         self._server: asyncio.Server | None = None
         self._timer: asyncio.Handle | None = None
-        self._deadline: tuple[tuple[int, int], float] | None = None
         self._conns: set[Connection] = set()
         self.spectators: set[Connection] = set()
         self._closing = False
@@ -195,7 +179,8 @@ class Table:
         """
         saved = _store.load(folder)
         settings = saved.settings
-        kept = {key: settings[key] for key in ("matches", "seed", "grace", "move_time")}
+        kept = {key: settings.get(key) for key in ("matches", "seed", "grace", "move_time",
+                                                    "match_time")}  # fmt: skip
         table = cls(
             saved.match.rules,
             deals=settings["deals"],
@@ -204,6 +189,7 @@ class Table:
             **{**kept, **options},
         )
         table.matches_played = settings["matches_played"]
+        table.clocks.reset(settings.get("banks"))
         table.match = saved.match
         for seat, data in zip(table.seats, settings["seats"]):
             if not seat.bot and data is not None:
@@ -331,6 +317,7 @@ class Table:
         seat.name, seat.conn, conn.seat = name, conn, seat
         conn.send({"type": "welcome", "seat": seat.number, "name": seat.name, "token": seat.token,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
+                   "match_time": self.match_time,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} sits at seat {seat.number}" + (" again" if token is not None else ""))
         self._announce()
@@ -345,6 +332,7 @@ class Table:
         self.spectators.add(conn)
         conn.send({"type": "welcome", "seat": None, "name": name, "spectator": True,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
+                   "match_time": self.match_time,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} watches")
         conn.send(self._table_message())
@@ -375,6 +363,7 @@ class Table:
         if seat is None or seat.conn is not conn:
             return
         conn.seat, seat.conn, seat.left_at = None, None, self._now()
+        self.clocks.charge(seat.left_at)
         why = "" if conn.dropped in (None, "closed") else f" ({conn.dropped})"
         self.log(f"{seat.name} left seat {seat.number}{why}")
         self._announce()
@@ -445,16 +434,17 @@ class Table:
         """The view message of a seat, or (``seat=None``) a spectator's."""
         assert self.state is not None
         deal, turn = self._position()
-        clock = self.move_time
-        if self._deadline is not None and self._deadline[0] == (deal, turn):
-            clock = round(max(0.0, self._deadline[1] - self._now()), 3)
+        now = self._now()
+        clock, banks = self.clocks.move_left((deal, turn), now), self.clocks.banks_at(now)
         if seat is not None:
             view = cb.to_data(self.state.view(seat))
         else:
             view = public if public is not None else public_view_data(self.state)
-        return {"type": "view", "deal": deal, "turn": turn, "clock": clock, "view": view}
+        return {"type": "view", "deal": deal, "turn": turn, "clock": clock, "banks": banks,
+                "view": view}
 
     def _set_state(self, state: cb.State) -> None:
+        self.clocks.charge(self._now())  # whatever move was under way is over
         self.state = state
         if not state.is_over:  # a finished deal is saved with the ledger
             self._try_save("the deal in progress", lambda folder: _store.write_atomic(
@@ -493,11 +483,9 @@ class Table:
             assert state.to_move is not None
             seat = self.seats[state.to_move]
             if seat.conn is not None:
-                if self.move_time is not None:
-                    key = self._position()
-                    if self._deadline is None or self._deadline[0] != key:
-                        self._deadline = (key, self._now() + self.move_time)
-                    wait = max(0.0, self._deadline[1] - self._now())
+                key = self._position()
+                wait = self.clocks.start(key, seat.number, self._now())
+                if wait is not None:
                     self._timer = loop.call_later(wait, self._clock_out, key)
                 return
             wait = seat.left_at + self.grace - self._now()
@@ -528,10 +516,13 @@ class Table:
         view = state.view(seat.number)
         choices = [a for a in view.legal_actions if not isinstance(a, IRREGULAR)]
         action = self._rng(deal, turn, "bot").choice(choices)
+        which = self.clocks.ran_out(key, self._now())
+        what = "time for the match" if which == "match" else f"{self.move_time:g} s for the move"
         if conn is not None:
             conn.send({"type": "timeout", "deal": deal, "turn": turn, "action": str(action),
-                       "message": f"your {self.move_time:g} s were up: the bot played for you"})  # fmt: skip
-        self.log(f"{seat.name}'s clock ran out at deal {deal} turn {turn}: the bot played {action}")
+                       "clock": which, "message": f"your {what} ran out: the bot played for you"})  # fmt: skip
+        self.log(f"{seat.name}'s {which} clock ran out at deal {deal} turn {turn}: "
+                 f"the bot played {action}")  # fmt: skip
         self._set_state(cb.apply(state, action, seat=seat.number))
         self._advance()
 
@@ -563,7 +554,7 @@ class Table:
             conn.close()
         self.spectators.clear()
         self.state = None
-        self._deadline = None
+        self.clocks.reset()
         self.seats = self._new_seats()
         self.match = cb.Match(rules=self.rules, deals=self.deals)
         self._try_save("the new match", lambda folder: self._write_new_match(folder))
@@ -599,6 +590,8 @@ class Table:
             "seed": self.seed,
             "grace": self.grace,
             "move_time": self.move_time,
+            "match_time": self.match_time,
+            "banks": self.clocks.banks,
             "bots": sorted(self.bot_seats),
             "seats": seats,
         }
@@ -631,3 +624,5 @@ class Table:
 
         self._try_save(f"deal {number}'s record", record)
         self._try_save("the ledger", ledger)
+        if self.clocks.banks is not None:
+            self._save_table()  # the banks as they stand after the deal

@@ -6,6 +6,11 @@ behalf: ``GET /events?name=...`` opens it and streams every line the table
 sends as a server-sent event; ``POST /send?session=ID`` passes one message
 to it. So the table applies all its limits and checks to a browser as to
 any client, and the page receives exactly what its seat's connection does.
+
+The cards are the library's pictures (:mod:`calabrasella.svg`):
+``GET /card/<code>.svg`` is a card's face (``/card/Ad.svg``) and
+``/card/back.svg`` a face-down card, each drawn once per process; the page
+asks only for the cards its views name.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ import secrets
 from importlib import resources
 from urllib.parse import parse_qs, urlsplit
 
+import calabrasella as cb
+
 #: The static files, by path.
 FILES = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -25,6 +32,26 @@ FILES = {
 }
 _HEAD_LIMIT = 8192
 _BODY_LIMIT = 8192
+#: The card pictures, by the name in their path (a card's code, or "back"), once drawn.
+_PICTURES: dict[str, bytes] = {}
+_CARD_NAMES = frozenset(card.code for card in cb.DECK) | {"back"}
+
+
+def card_picture(name: str) -> bytes | None:
+    """Return the SVG picture of a card (by its code) or of its back (``"back"``); None if neither.
+
+    Example:
+        >>> card_picture("Ad").startswith(b"<svg"), card_picture("Zz")
+        (True, None)
+    """
+    if name not in _CARD_NAMES:
+        return None
+    if name not in _PICTURES:
+        from calabrasella import svg
+
+        text = svg.back() if name == "back" else svg.card(name)
+        _PICTURES[name] = text.encode("utf-8")
+    return _PICTURES[name]
 
 
 def static_file(name: str) -> bytes:
@@ -67,9 +94,14 @@ class WebBridge:
                        (line.partition(":") for line in lines[1:] if line)}  # fmt: skip
             url = urlsplit(target)
             query = {k: v[0] for k, v in parse_qs(url.query).items()}
+            picture = None
+            if url.path.startswith("/card/") and url.path.endswith(".svg"):
+                picture = card_picture(url.path[len("/card/"):-len(".svg")])
             if method == "GET" and url.path in FILES:
                 name, kind = FILES[url.path]
                 await self._reply(writer, 200, kind, static_file(name))
+            elif method == "GET" and picture is not None:
+                await self._reply(writer, 200, "image/svg+xml", picture, "max-age=86400")
             elif method == "GET" and url.path == "/events":
                 await self._events(writer, query)
             elif method == "POST" and url.path == "/send":
@@ -87,11 +119,18 @@ class WebBridge:
         finally:
             writer.transport.close()
 
-    async def _reply(self, writer: asyncio.StreamWriter, status: int, kind: str, body: bytes) -> None:
+    async def _reply(
+        self,
+        writer: asyncio.StreamWriter,
+        status: int,
+        kind: str,
+        body: bytes,
+        cache: str = "no-store",
+    ) -> None:
         reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 413: "Too Large",
                   503: "Busy"}.get(status, "Error")  # fmt: skip
         head = (f"HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\n"
-                f"Content-Length: {len(body)}\r\nCache-Control: no-store\r\n"
+                f"Content-Length: {len(body)}\r\nCache-Control: {cache}\r\n"
                 "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n")  # fmt: skip
         writer.write(head.encode("latin-1") + body)
         await writer.drain()

@@ -1,18 +1,51 @@
-// The browser table: one seat's view, drawn with plain HTML. No build step, no CDN.
+// The browser table: one seat's view, the cards drawn with the library's SVG pictures
+// (/card/<code>.svg, /card/back.svg). No build step, no CDN.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const state = { session: null, view: null, deal: 0, turn: 0, seat: null, source: null,
-                names: [], deadline: null, totals: null };
+                names: [], deadline: null, banks: null, banksAt: 0, totals: null };
 window.received = [];  // every message the page received, in order (the tests read it)
+window.cardClicks = 0;  // moves made by clicking a card (the tests read it)
 
-function cardSpan(code) {
-  const span = document.createElement("span");
-  span.className = "card" + (/[dh]$/.test(code) ? " red" : "");
-  const suits = { d: "\u2666", h: "\u2665", s: "\u2660", c: "\u2663" };
-  span.textContent = code.slice(0, -1) + (suits[code.slice(-1)] || code.slice(-1));
-  span.title = code;
-  return span;
+function cardImage(code, action) {
+  // A card's picture; with an action (a legal move that names it) it is a button for that move.
+  const img = document.createElement("img");
+  img.className = "card";
+  img.src = "/card/" + encodeURIComponent(code) + ".svg";
+  img.alt = code;
+  img.title = action || code;
+  img.dataset.code = code;
+  if (action) {
+    img.classList.add("playable");
+    img.dataset.action = action;
+    img.tabIndex = 0;
+    img.setAttribute("role", "button");
+    img.addEventListener("click", () => { window.cardClicks++; play(action); });
+    img.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); play(action); }
+    });
+  }
+  return img;
+}
+
+function backs(count) {
+  const row = document.createElement("span");
+  row.className = "backs";
+  for (let n = 0; n < count; n++) {
+    const img = document.createElement("img");
+    img.className = "back";
+    img.src = "/card/back.svg";
+    img.alt = "";
+    row.append(img);
+  }
+  row.title = count + " cards";
+  return row;
+}
+
+function cardAction(code, legal) {
+  // The legal move that takes this card from the hand (play, give back, discard...), if any.
+  return legal.find((action) => !action.startsWith("call ") && action.endsWith(" " + code));
 }
 
 function describeEntry(entry) {
@@ -35,20 +68,26 @@ function play(action) {
 function draw() {
   const view = state.view;
   if (!view) return;
-  $("hand").replaceChildren(...view.hand.map(cardSpan));
+  $("hand").replaceChildren(...view.hand.map((code) => cardImage(code, cardAction(code, view.legal_actions))));
   $("trick").replaceChildren(...view.trick.map(([seat, code]) => {
-    const box = document.createElement("span");
-    box.append((state.names[seat] || "seat " + seat) + " ", cardSpan(code));
+    const box = document.createElement("figure");
+    const caption = document.createElement("figcaption");
+    caption.textContent = state.names[seat] || "seat " + seat;
+    box.append(cardImage(code), caption);
     return box;
   }));
   $("players").replaceChildren(...view.hand_sizes.map((size, seat) => {
     const row = document.createElement("div");
-    row.textContent = (state.names[seat] || "seat " + seat) + (seat === view.seat ? " (you)" : "")
+    const label = document.createElement("span");
+    label.textContent = (state.names[seat] || "seat " + seat) + (seat === view.seat ? " (you)" : "")
       + ": " + size + " cards, " + view.tricks_won[seat] + " tricks"
       + (view.declarer === seat ? ", declarer" : "");
+    row.append(label);
+    if (seat !== view.seat && size) row.append(backs(size));
     if (view.to_move === seat) row.className = "turn";
     return row;
   }));
+  $("stock").replaceChildren(...(view.stock_size ? ["stock ", backs(view.stock_size)] : []));
   $("info").textContent = "deal " + state.deal + " \u00b7 " + view.phase
     + (view.contract ? " \u00b7 " + view.contract : "") + (view.called ? " \u00b7 called " + view.called : "");
   $("history").replaceChildren(...view.history.filter((e) => {
@@ -68,9 +107,12 @@ function draw() {
     return button;
   }));
   if (params.get("autoplay") === "1" && view.legal_actions.length) {
+    // the first move that is not a pass: by clicking its card in the hand if it has one
     const buttons = [...document.querySelectorAll("button.move")];
     const pick = buttons.find((b) => b.dataset.action !== "pass") || buttons[0];
-    setTimeout(() => pick.click(), 20);
+    const card = [...document.querySelectorAll("#hand img.playable")]
+      .find((img) => img.dataset.action === pick.dataset.action);
+    setTimeout(() => (card || pick).click(), Number(params.get("delay") || 20));
   }
 }
 
@@ -92,8 +134,9 @@ function receive(message) {
     case "view":
       state.view = message.view; state.deal = message.deal; state.turn = message.turn;
       state.deadline = message.clock === null ? null : Date.now() + 1000 * message.clock;
+      state.banks = message.banks || null; state.banksAt = Date.now();
       draw(); break;
-    case "timeout": notice("Time was up: the bot played " + message.action); break;
+    case "timeout": notice(message.message + " (" + message.action + ")"); break;
     case "over":
       state.totals = message.totals;
       $("ledger").textContent = "after deal " + message.deal + ": " + message.totals.join(" / ");
@@ -126,8 +169,16 @@ document.addEventListener("keydown", (event) => {
   if (n >= 1 && n <= buttons.length) buttons[n - 1].click();
 });
 setInterval(() => {
-  $("clock").textContent = state.deadline === null ? ""
-    : Math.max(0, Math.round((state.deadline - Date.now()) / 1000)) + " s";
+  const parts = [];
+  const moving = state.view && state.view.to_move === state.seat && state.view.legal_actions.length;
+  if (state.deadline !== null && moving) {
+    parts.push("move " + Math.max(0, Math.round((state.deadline - Date.now()) / 1000)) + " s");
+  }
+  if (state.banks && state.seat !== null) {
+    const running = moving ? (Date.now() - state.banksAt) / 1000 : 0;
+    parts.push("match " + Math.max(0, Math.round(state.banks[state.seat] - running)) + " s");
+  }
+  $("clock").textContent = parts.join(" \u00b7 ");
 }, 250);
 $("join").addEventListener("submit", join);
 if (params.get("name")) { $("name").value = params.get("name"); join(); }
