@@ -65,6 +65,11 @@ function play(action) {
   $("moves").replaceChildren();
 }
 
+// "1 card", "9 cards"
+function plural(n, word) {
+  return n + " " + word + (n === 1 ? "" : "s");
+}
+
 function draw() {
   const view = state.view;
   if (!view) return;
@@ -80,7 +85,7 @@ function draw() {
     const row = document.createElement("div");
     const label = document.createElement("span");
     label.textContent = (state.names[seat] || "seat " + seat) + (seat === view.seat ? " (you)" : "")
-      + ": " + size + " cards, " + view.tricks_won[seat] + " tricks"
+      + ": " + plural(size, "card") + ", " + plural(view.tricks_won[seat], "trick")
       + (view.declarer === seat ? ", declarer" : "");
     row.append(label);
     if (seat !== view.seat && size) row.append(backs(size));
