@@ -80,8 +80,15 @@ def test_rule_texts_are_named_by_author_and_year_not_seed_numbers(site: Path) ->
     assert found == []
 
 
+def reference(site: Path) -> str:
+    """The API reference's pages (one per module, under reference/), as one text."""
+    found = sorted((site / "reference").glob("*/index.html"))
+    assert len(found) >= 20, "one reference page per module"
+    return "".join(p.read_text("utf-8") for p in found)
+
+
 def test_the_api_page_shows_no_private_module(site: Path) -> None:
-    html = (site / "api" / "index.html").read_text("utf-8")
+    html = reference(site)
     headings = re.findall(r"<h[1-6][^>]*\bid=\"([^\"]+)\"", html)
     assert "calabrasella.rollout" in headings  # public names, by their public path
     private = [h for h in headings if re.search(r"(^|\.)_[a-z]", h)]
@@ -98,7 +105,7 @@ def _signature(html: str, name: str) -> str:
 
 
 def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> None:
-    html = (site / "api" / "index.html").read_text("utf-8")
+    html = reference(site)
     cavendish = _signature(html, "calabrasella.rulesets.cavendish.Cavendish")
     for option in ("players", "packet", "first_lead", "dealer_shares", "irregularities"):
         assert option in cavendish
@@ -109,7 +116,7 @@ def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> No
 
 
 def test_the_api_page_lists_enum_members(site: Path) -> None:
-    html = (site / "api" / "index.html").read_text("utf-8")
+    html = reference(site)
     assert "SOLISSIMO" in re.sub(r"<[^>]+>", "", html)
 
 
@@ -134,5 +141,44 @@ def test_the_glossary_is_in_order_and_every_term_has_an_anchor() -> None:
 
 
 def test_the_api_page_shows_no_rest_literal_markers(site: Path) -> None:
-    text = re.sub(r"<[^>]+>", "", (site / "api" / "index.html").read_text("utf-8"))
+    text = re.sub(r"<[^>]+>", "", reference(site))
     assert re.search(r"\w::\s", text) is None
+
+
+def test_every_reference_page_is_in_the_nav() -> None:
+    if not (ROOT / "mkdocs.yml").is_file():
+        pytest.skip("no mkdocs.yml beside the tests")
+    nav = set(re.findall(r"^\s+- [^:\n]+: (reference/\w+\.md)$", (ROOT / "mkdocs.yml").read_text("utf-8"), re.M))
+    pages = {f"reference/{p.name}" for p in (DOCS / "reference").glob("*.md")}
+    assert pages and nav == pages
+    # and the overview links each of them
+    overview = (DOCS / "api.md").read_text("utf-8")
+    assert {f"reference/{p}" for p in re.findall(r"\]\(reference/(\w+\.md)", overview)} == pages
+
+
+def _options_table(html: str) -> dict[str, list[str]]:
+    """The options table of a ruleset's reference page: parameter -> its row's cells, as text."""
+    table = html[html.index('id="options"') :]
+    table = table[table.index("<table") : table.index("</table>")]
+    rows = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
+        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td>(.*?)</td>", row, re.S)]
+        rows[cells[0]] = cells
+    return rows
+
+
+@pytest.mark.parametrize("name", ["cavendish", "calabresella"])
+def test_each_ruleset_page_tables_every_option_with_its_default(site: Path, name: str) -> None:
+    import attrs
+
+    import calabrasella as cb
+
+    rules = cb.find_ruleset(name)
+    table = _options_table((site / "reference" / name / "index.html").read_text("utf-8"))
+    fields = [f for f in attrs.fields(type(rules)) if f.init]
+    assert sorted(table) == sorted(f.alias for f in fields)
+    for field in fields:
+        _, values, default, sources, meaning = table[field.alias]
+        assert default == repr(field.default)
+        assert repr(field.default) in values
+        assert sources and meaning
