@@ -186,3 +186,18 @@ def test_each_ruleset_page_tables_every_option_with_its_default(site: Path, name
     html = (site / "reference" / name / "index.html").read_text("utf-8")
     meant = re.findall(r"<dt><code>(\w+)</code></dt>\s*<dd>(?:<p>)?([^<]{20,})", html)
     assert sorted(option for option, _ in meant) == sorted(f.alias for f in fields)
+
+
+def test_the_variants_page_shows_the_swap_example_from_its_file(site: Path) -> None:
+    # docs/variants.md includes lines 27-171 of examples/swap_variant.py (the
+    # imports to the end of SwapCavendish): the range must still be that part
+    lines = (ROOT / "examples" / "swap_variant.py").read_text("utf-8").splitlines()
+    assert lines[26] == "from __future__ import annotations"
+    assert lines[170].strip() == "return (*SWAPS, *super().exchange_plan(contract))"
+    assert lines[172].startswith("# --- the demonstration")
+    page = (DOCS / "variants.md").read_text("utf-8")
+    assert '--8<-- "examples/swap_variant.py:27:171"' in page
+    text = re.sub(r"<[^>]+>", "", (site / "variants" / "index.html").read_text("utf-8"))
+    for line in ("class SwapStep(Step):", "class SwapCavendish(cb.Cavendish):", "def hidden_from("):
+        assert line in text
+    assert "# --- the demonstration" not in text
