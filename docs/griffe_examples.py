@@ -8,10 +8,8 @@ show the doctests as Python console code. It ends a paragraph that reST
 closes with ``::`` (before a literal block) with one colon. It also turns
 Sphinx roles such as
 ``:class:`State``` into plain code spans, which Markdown would otherwise show
-with the role's name. And it names the rule texts the ruleset docstrings
-cite by number ("seed 000" is "Foster 1897", as ``calabrasella rules`` prints
-them), since a reader takes "seed" for a random seed. It changes nothing in
-docstrings that need none of these.
+with the role's name. It changes nothing in docstrings that need none of
+these.
 
 ``mkdocs.yml`` loads it by path (``extensions: [docs/griffe_examples.py]``).
 Importing it without griffe installed (as the doctest collection of ``docs/``
@@ -24,8 +22,6 @@ import enum
 import importlib
 import re
 from typing import Any
-
-from calabrasella.cli._rules import name_sources
 
 try:
     from griffe import Extension, Function, Parameter, ParameterKind, Parameters
@@ -56,7 +52,7 @@ class MarkdownDocstrings(Extension):  # type: ignore[misc]
             return
         text = _EXAMPLE_HEADING.sub(r"\g<indent>Examples:", docstring.value)
         text = _LITERAL_BLOCK.sub(":", text)
-        docstring.value = name_sources(_SPHINX_ROLE.sub(r"`\g<name>`", text))
+        docstring.value = _SPHINX_ROLE.sub(r"`\g<name>`", text)
 
 
 class AttrsConstructors(Extension):  # type: ignore[misc]
