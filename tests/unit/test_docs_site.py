@@ -201,3 +201,22 @@ def test_the_variants_page_shows_the_swap_example_from_its_file(site: Path) -> N
     for line in ("class SwapStep(Step):", "class SwapCavendish(cb.Cavendish):", "def hidden_from("):
         assert line in text
     assert "# --- the demonstration" not in text
+
+
+def test_the_ruleset_sources_name_the_rule_texts_not_seed_numbers() -> None:
+    # help(cb.Calabresella) shows the docstrings as written: no rename at display
+    # time, so the source itself names each text by author or title and year
+    from calabrasella.cli._rules import SOURCES
+
+    source = ROOT / "src" / "calabrasella" / "rulesets"
+    cited = [
+        p.name
+        for p in (source / "base.py", source / "cavendish.py", source / "calabresella.py")
+        if re.search(r"\bseeds? 00[0-4]\b", p.read_text("utf-8"))
+    ]
+    assert cited == []
+    import calabrasella as cb
+
+    docs = " ".join(" ".join((cls.__doc__ or "").split()) for cls in (cb.Cavendish, cb.Calabresella))
+    # and the two rulesets' options, together, cite each of the five texts by name
+    assert [name for name, _ in SOURCES.values() if name not in docs] == []
