@@ -12,7 +12,7 @@ checks that:
   handful of distinct rows of pixels, so a page that failed to render (a
   single colour, or a bare header bar) is caught;
 - no page is wider than a phone's screen: the server makes one more page that
-  frames every page of the site 390 pixels wide and measures each one's
+  frames pages of the site (eight at a time) 390 pixels wide and measures each one's
   document when it has loaded, and Chromium's ``--dump-dom`` reports the
   figures (a wide table or picture must scroll inside its own box, not push
   the page sideways).
@@ -57,10 +57,10 @@ DARK_SIZE = (1280, 2000, True)
 #: a picture with no more distinct rows than this shows nothing but a colour or a bar
 MIN_DISTINCT_ROWS = 20
 PROBE_PAGE = "__overflow__.html"
-#: the page the server makes for the width check: every page of the site in a
-#: frame as wide as a phone, each measured when it has loaded (one browser for
-#: all of them; the frame gives the phone's width, which a headless window
-#: cannot be narrower than 500 pixels to give)
+#: the page the server makes for the width check (``?N``: batch N): pages of
+#: the site each in a frame as wide as a phone, each measured when it has
+#: loaded (one browser for a batch; the frame gives the phone's width, which a
+#: headless window cannot be narrower than 500 pixels to give)
 PROBE = """<!doctype html><html><head><meta charset="utf-8"></head><body>
 <pre id="cb-overflow"></pre>
 <script>
@@ -86,6 +86,8 @@ FRAMES
 </body></html>"""
 FRAME = '<iframe data-page="{page}" src="/{page}" width="{width}" height="800" onload="measure(this)"></iframe>'
 _PROBE_RESULT = re.compile(r'<pre id="cb-overflow">(.*?)</pre>', re.S)
+#: pages measured per browser (the width check's page ``?N`` frames batch N)
+WIDTH_BATCH = 8
 
 
 def find_chromium() -> str | None:
@@ -188,11 +190,14 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     pages: tuple[str, ...] = ()
 
     def do_GET(self) -> None:
-        if self.path != "/" + PROBE_PAGE:
+        path, _, query = self.path.partition("?")
+        if path != "/" + PROBE_PAGE:
             super().do_GET()
             return
         width = SIZES["mobile"][0]
-        frames = "\n".join(FRAME.format(page=page, width=width) for page in self.pages)
+        batch = int(query) if query.isdigit() else 0
+        pages = self.pages[batch * WIDTH_BATCH : (batch + 1) * WIDTH_BATCH]
+        frames = "\n".join(FRAME.format(page=page, width=width) for page in pages)
         html = PROBE.replace("FRAMES", frames).encode("utf-8")
         self.send_response(200)
         self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -225,7 +230,9 @@ def serve(site: Path, pages: Sequence[str] = ()) -> Iterator[str]:
 # --- the browser --------------------------------------------------------------------------------
 
 
-def _chromium(chromium: str, size: tuple[int, int, bool], extra: list[str], url: str) -> subprocess.CompletedProcess[str]:
+def _chromium(
+    chromium: str, size: tuple[int, int, bool], extra: list[str], url: str, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     width, height, dark = size
     with tempfile.TemporaryDirectory(prefix="cb-chromium-") as profile:
         command = [
@@ -245,10 +252,10 @@ def _chromium(chromium: str, size: tuple[int, int, bool], extra: list[str], url:
         ]
         for _ in range(2):  # a browser that hangs (rarely, on a loaded machine) is tried once more
             try:
-                return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+                return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
             except subprocess.TimeoutExpired:
                 continue
-        return subprocess.CompletedProcess(command, -1, "", "timed out twice (60 s each)")
+        return subprocess.CompletedProcess(command, -1, "", f"timed out twice ({timeout:.0f} s each)")
 
 
 def shoot(chromium: str, url: str, size: tuple[int, int, bool], picture: Path) -> str | None:
@@ -260,17 +267,22 @@ def shoot(chromium: str, url: str, size: tuple[int, int, bool], picture: Path) -
     return picture_problem(picture.read_bytes(), size[0], size[1])
 
 
-def overflows(chromium: str, base: str, pages: Sequence[str]) -> dict[str, str | None]:
-    """How each page overflows a phone's width (``None`` if it does not), measured in one browser."""
-    done = _chromium(chromium, (1280, 2000, False), ["--dump-dom"], base + PROBE_PAGE)
+def overflows(chromium: str, base: str, pages: Sequence[str], batch: int = 0) -> dict[str, str | None]:
+    """How each page of a batch overflows a phone's width (``None`` if it does not), in one browser.
+
+    ``pages`` are all the pages the server frames; batch ``batch`` is
+    :data:`WIDTH_BATCH` of them.
+    """
+    chosen = pages[batch * WIDTH_BATCH : (batch + 1) * WIDTH_BATCH]
+    done = _chromium(chromium, (1280, 2000, False), ["--dump-dom"], f"{base}{PROBE_PAGE}?{batch}", timeout=180)
     found = _PROBE_RESULT.search(done.stdout)
     lines = found.group(1).replace("&quot;", '"').replace("&amp;", "&").splitlines() if found else []
     reports = {report["page"]: report for report in map(json.loads, filter(None, lines))}
     problems: dict[str, str | None] = {}
-    for page in pages:
+    for page in chosen:
         report = reports.get(page)
         if report is None:
-            problems[page] = f"not measured (chromium exited {done.returncode})"
+            problems[page] = f"not measured (chromium exited {done.returncode}: {done.stderr.strip()[-200:]})"
         elif report["overflow"] > 0:
             wide = ", ".join(report["wide"]) or "inside a box that does not scroll"
             problems[page] = f"{report['overflow']}px wider than the {report['width']}px screen: {wide}"
@@ -284,7 +296,8 @@ def run(site: Path, out: Path, chromium: str, jobs: int) -> list[str]:
     paths = page_paths(site)
     problems = []
     with serve(site, paths) as base, concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-        width_check = pool.submit(overflows, chromium, base, paths)
+        batches = range((len(paths) + WIDTH_BATCH - 1) // WIDTH_BATCH)
+        width_checks = [pool.submit(overflows, chromium, base, paths, batch) for batch in batches]
         futures: dict[concurrent.futures.Future[str | None], str] = {}
         for path in paths:
             url = base + path
@@ -298,9 +311,10 @@ def run(site: Path, out: Path, chromium: str, jobs: int) -> list[str]:
             problem = future.result()
             if problem:
                 problems.append(f"{futures[future]}: {problem}")
-        for path, problem in width_check.result().items():
-            if problem:
-                problems.append(f"/{path} (mobile width): {problem}")
+        for check in width_checks:
+            for path, problem in check.result().items():
+                if problem:
+                    problems.append(f"/{path} (mobile width): {problem}")
     print(f"{len(paths)} pages, {len(futures)} shots and probes; pictures in {out}")
     return sorted(problems)
 
