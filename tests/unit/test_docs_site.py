@@ -220,3 +220,10 @@ def test_the_ruleset_sources_name_the_rule_texts_not_seed_numbers() -> None:
     docs = " ".join(" ".join((cls.__doc__ or "").split()) for cls in (cb.Cavendish, cb.Calabresella))
     # and the two rulesets' options, together, cite each of the five texts by name
     assert [name for name, _ in SOURCES.values() if name not in docs] == []
+
+
+def test_the_reference_writes_optional_and_union_one_way(site: Path) -> None:
+    # X | None everywhere, the attrs constructors included (issue 22)
+    text = re.sub(r"<[^>]+>", "", reference(site))
+    assert "Optional[" not in text and "Union[" not in text
+    assert "deals: int | None = None" in text  # Match's constructor, written Optional[int] in the source
