@@ -8,10 +8,8 @@ show the doctests as Python console code. It ends a paragraph that reST
 closes with ``::`` (before a literal block) with one colon. It also turns
 Sphinx roles such as
 ``:class:`State``` into plain code spans, which Markdown would otherwise show
-with the role's name. And it names the rule texts the ruleset docstrings
-cite by number ("seed 000" is "Foster 1897", as ``calabrasella rules`` prints
-them), since a reader takes "seed" for a random seed. It changes nothing in
-docstrings that need none of these.
+with the role's name. It changes nothing in docstrings that need none of
+these.
 
 ``mkdocs.yml`` loads it by path (``extensions: [docs/griffe_examples.py]``).
 Importing it without griffe installed (as the doctest collection of ``docs/``
@@ -24,8 +22,6 @@ import enum
 import importlib
 import re
 from typing import Any
-
-from calabrasella.cli._rules import name_sources
 
 try:
     from griffe import Extension, Function, Parameter, ParameterKind, Parameters
@@ -56,7 +52,7 @@ class MarkdownDocstrings(Extension):  # type: ignore[misc]
             return
         text = _EXAMPLE_HEADING.sub(r"\g<indent>Examples:", docstring.value)
         text = _LITERAL_BLOCK.sub(":", text)
-        docstring.value = name_sources(_SPHINX_ROLE.sub(r"`\g<name>`", text))
+        docstring.value = _SPHINX_ROLE.sub(r"`\g<name>`", text)
 
 
 class AttrsConstructors(Extension):  # type: ignore[misc]
@@ -89,6 +85,8 @@ class AttrsConstructors(Extension):  # type: ignore[misc]
             if not field.init:
                 continue
             annotation = field.type if isinstance(field.type, str) else getattr(field.type, "__name__", None)
+            if annotation is not None:
+                annotation = modern_annotation(annotation)
             if field.default is attrs.NOTHING:
                 default = None
             elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
@@ -120,6 +118,49 @@ class EnumMembers(Extension):  # type: ignore[misc]
             return
         members = ", ".join(f"`{m.name}` (`{m.value!r}`)" for m in runtime)
         cls.docstring.value = f"{cls.docstring.value}\n\nMembers: {members}."
+
+
+def _split_arguments(text: str) -> list[str]:
+    """The comma-separated arguments of a subscript, brackets respected."""
+    parts, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:at].strip())
+            start = at + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def modern_annotation(text: str) -> str:
+    """Write ``Optional[X]`` as ``X | None`` and ``Union[A, B]`` as ``A | B`` (nested too).
+
+    An attrs field's annotation is the source's text, which the signature
+    modernizer does not see, so the constructors showed ``Optional[int]``
+    beside the ``int | None`` of every other signature.
+
+    Example:
+        >>> modern_annotation("Optional[int]")
+        'int | None'
+        >>> modern_annotation("tuple[tuple[int, Union[Action, Hidden]], ...]")
+        'tuple[tuple[int, Action | Hidden], ...]'
+    """
+    for name in ("Optional", "Union"):
+        start = text.find(name + "[")
+        while start != -1 and (start == 0 or not (text[start - 1].isalnum() or text[start - 1] in "._")):
+            depth, end = 0, start + len(name)
+            for end in range(start + len(name), len(text)):
+                depth += {"[": 1, "]": -1}.get(text[end], 0)
+                if depth == 0:
+                    break
+            inner = [modern_annotation(a) for a in _split_arguments(text[start + len(name) + 1 : end])]
+            written = " | ".join([*inner, "None"] if name == "Optional" else inner)
+            text = text[:start] + written + text[end + 1 :]
+            start = text.find(name + "[")
+    return text
 
 
 def _runtime(cls: Any) -> Any:

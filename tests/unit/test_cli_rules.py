@@ -73,7 +73,7 @@ def test_every_registered_ruleset_and_option_is_listed(capsys: pytest.CaptureFix
     assert text.index("\ncalabresella:") < text.index("\ncavendish:")
     # the rule texts are named by author and year, never "seed 000" (a reader
     # takes "seed" for a random seed)
-    for name, source in [("Foster 1897", "Foster's Complete Hoyle"), ("Rules site 2023", "Calabresella")]:
+    for name, source in [("Foster 1897", "Foster's Complete Hoyle"), ("Rules page 2024", "Objective of Calabresella")]:
         assert f"\n  {name}: " in text and source in text
     assert re.search(r"\bseeds? \d{3}", text) is None
     assert text == cli.rules_text()
@@ -99,9 +99,9 @@ def test_a_ruleset_registered_by_a_user_is_listed_with_its_own_option(
         "house: Calabrasella (Cavendish), rules version 2",
         "  House rules: Cavendish with a stake.",
     ]
-    assert '  stake=low  (or high)\n      "low" (default, the house\'s) or "high" (Denexa).\n' in text
+    assert '  stake=low  (or high)\n      "low" (default, the house\'s) or "high" (Denexa Games).\n' in text
     assert "  first_lead=eldest  (or after_declarer)\n" in text  # the inherited options too
-    assert "  Denexa: Denexa Games' rules of Calabrasella, a modern summary (undated)\n" in text
+    assert "  Denexa Games: the rules of Calabrasella by Denexa Games, a maker of playing cards (undated)\n" in text
 
 
 @pytest.mark.parametrize("argv", [["rules", "skat"], ["rules", "cavendish", "scopa"]])

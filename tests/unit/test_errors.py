@@ -1,6 +1,6 @@
 """The error classes: one module defines them all, the docs' table says their bases, old paths still work.
 
-The table "Which error to catch" in docs/api.md is read here, so the
+The table "Which error to catch" in docs/reference/errors.md is read here, so the
 documented hierarchy and the code cannot drift apart.
 """
 
@@ -16,14 +16,14 @@ import pytest
 import calabrasella as cb
 from calabrasella import errors
 
-API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+API_DOC = Path(__file__).resolve().parents[2] / "docs" / "reference" / "errors.md"
 ROW = re.compile(r"^\| `(\w+)` \| ([^|]+) \| [^|]+ \| ([^|]+) \|$")
 
 
 def documented() -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
     """Each row of the table: class name -> (its bases, where else it is importable)."""
     text = API_DOC.read_text(encoding="utf-8")
-    table = text[text.index("### Which error to catch") :]
+    table = text[text.index("## Which error to catch") :]
     rows: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
     for line in table.splitlines():
         found = ROW.match(line)

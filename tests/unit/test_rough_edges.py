@@ -219,7 +219,8 @@ def test_scoring_helpers_are_top_level() -> None:
 
 
 def test_api_page_lists_the_public_names() -> None:
-    page = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    docs = Path(__file__).parents[2] / "docs"
+    page = "".join(p.read_text(encoding="utf-8") for p in [docs / "api.md", *sorted((docs / "reference").glob("*.md"))])
     listed = set(re.findall(r"^\s+- (\w+)$", page, flags=re.MULTILINE))
     wanted = {
         "result_of", "settle", "start", "view", "Terms", "Calls", "choice", "flag",

@@ -22,16 +22,19 @@ import calabrasella as cb
 
 __all__ = ["SOURCES", "OptionInfo", "name_sources", "option_info", "parse_option_values", "rules_text"]
 
-#: The five public rule texts the library's rules come from, by the number
-#: the ruleset docstrings cite them with ("seed 000"): each one's short name
-#: (author and year where the text gives them) and what it is. The rules page
-#: names them the same way.
+#: The five public rule texts the library's rules come from: each one's short
+#: name (author or title, and year where the text gives them), as the ruleset
+#: docstrings cite it, and what it is, keyed by the number the project files
+#: them under. The rules page names them the same way.
 SOURCES = {
-    "000": ("Foster 1897", "R. F. Foster, Foster's Complete Hoyle, after Cavendish"),
-    "001": ("Denexa", "Denexa Games' rules of Calabrasella, a modern summary (undated)"),
-    "002": ("CatsAtCards 2015", "CatsAtCards, Calabrasella and then Calabresella"),
-    "003": ("Calabresella (3p)", "a web page of that title on Calabresella (undated)"),
-    "004": ("Rules site 2023", "a card-game rules site's Calabresella (about 2023)"),
+    "000": ("Foster 1897", "R. F. Foster, Foster's Complete Hoyle (1897), after Cavendish's Pocket Guide"),
+    "001": ("Denexa Games", "the rules of Calabrasella by Denexa Games, a maker of playing cards (undated)"),
+    "002": ("CatsAtCards 2015", "CatsAtCards.com, Calabrasella and then Calabresella (copyright 2015)"),
+    "003": ("Calabresella (3p)", "an unsigned web page titled \"Calabresella (3p)\" (undated)"),
+    "004": (
+        "Rules page 2024",
+        "an unsigned rules page, \"Objective of Calabresella\" (undated; the posts it lists run to January 2024)",
+    ),
 }
 
 _SEEDS = re.compile(r"\bseeds? (00[0-4](?:(?:,? and |, )00[0-4])*)")
@@ -41,8 +44,9 @@ _SEED_NUMBER = re.compile(r"00[0-4]")
 def name_sources(text: str) -> str:
     """Return ``text`` with each "seed 000" naming its rule text by author and year.
 
-    The ruleset docstrings cite the rule texts by number; a reader would take
-    "seed" for a random seed, so the CLI and the API page name them.
+    The library's ruleset docstrings cite the rule texts by name; a ruleset
+    of one's own that cites them by number ("seed 000") is shown with the
+    names too, since a reader would take "seed" for a random seed.
 
     Example:
         >>> name_sources("3, or 4 with the dealer sitting out (seeds 000 and 002).")
@@ -55,6 +59,14 @@ def name_sources(text: str) -> str:
         return _SEED_NUMBER.sub(lambda number: SOURCES[number.group()][0], cited.group(1))
 
     return _SEEDS.sub(names, text).replace("Foster 1897, Foster)", "Foster 1897)")
+
+
+def _cited(doc: str) -> tuple[str, ...]:
+    """The keys of :data:`SOURCES` a docstring cites, by short name or by number, in the order cited."""
+    found = [(m.start(), seed) for m in _SEEDS.finditer(doc) for seed in _SEED_NUMBER.findall(m.group(1))]
+    for seed, (name, _) in SOURCES.items():
+        found += [(m.start(), seed) for m in re.finditer(re.escape(name), doc)]
+    return tuple(dict.fromkeys(seed for _, seed in sorted(found)))
 
 
 _ROLE = re.compile(r":\w+:`~?(?:[\w.]*\.)?([\w]+)`")
@@ -156,7 +168,7 @@ def option_info(rules: cb.Ruleset) -> list[OptionInfo]:
         if not field.init:
             continue
         doc = docs.get(field.alias, "")
-        seeds = tuple(seed for cited in _SEEDS.findall(doc) for seed in _SEED_NUMBER.findall(cited))
+        seeds = _cited(doc)
         values = _values(cls, field, hints.get(field.name))
         default = field.default if field.default is not attrs.NOTHING else None
         found.append(

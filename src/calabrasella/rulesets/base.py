@@ -201,14 +201,14 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     terms: ClassVar[Terms] = Terms()
 
     #: Whether a seat holding the suit led must play it (the common rule of the play).
-    #: Not an option here: a ruleset that lets players revoke (Calabresella, seed 004)
-    #: declares ``follow_suit`` as one of its fields. The engine reads it once, when
+    #: Not an option here: a ruleset that lets players revoke (Calabresella, after
+    #: Rules page 2024) declares ``follow_suit`` as one of its fields. The engine reads it once, when
     #: the ruleset is built (into ``_play``), so the default costs the play nothing.
     follow_suit = True
 
     #: Whether irregular plays are refused (``"forbid"``) or recorded and settled
     #: (``"record"``, table mode). Not an option here: a ruleset that records them
-    #: (Cavendish, seed 000) declares ``irregularities`` as one of its fields.
+    #: (Cavendish, Foster 1897) declares ``irregularities`` as one of its fields.
     irregularities = "forbid"
 
     players: int = attrs.field(default=3, validator=_players_validator)

@@ -87,9 +87,9 @@ def _stramazzo_below(value: object) -> str:
     if value == 1 and type(value) is int:
         raise RulesetError(
             "stramazzo_below=1 is gone: it counted only the card units in the losing side's "
-            "tricks, never the monte, which is no source's reading; seed 002's "
+            "tricks, never the monte, which is no source's reading; CatsAtCards 2015's "
             "stramazzo='no_card_points' also counts the monte for the winner of the last trick, "
-            "and seed 004's stramazzo='no_points' counts his whole score"
+            "and Rules page 2024's stramazzo='no_points' counts his whole score"
         )
     raise RulesetError(
         f"stramazzo_below={value!r}: the option is now stramazzo, one of "
@@ -102,40 +102,46 @@ class Calabresella(Ruleset):
     """Calabresella (Terziglio): chiamo, solo, solissimo; preset :data:`CALABRESELLA`.
 
     Attributes:
-        auction: ``"single_round"`` (default, seeds 002 and 003): each seat
-            speaks once, each bid higher than the last; ``"until_two_pass"``
-            (seed 004): bidding goes round, a passed seat is out, it ends
-            when two have passed. Either way a solissimo ends it at once.
-        callable: ``"any_unheld"`` (default, seeds 003 and 004): chiamo
-            calls any card not held; ``"threes_then_twos"`` (seed 002, as
-            in Cavendish): a 3, or a 2 holding all 3s.
-        give_back: ``"face_up"`` (default, seed 003) or ``"face_down"``
-            (seed 002): how the card returned to the seat that gave the
+        auction: ``"single_round"`` (default, CatsAtCards 2015 and
+            Calabresella (3p)): each seat speaks once, each bid higher than
+            the last; ``"until_two_pass"`` (Rules page 2024): bidding goes
+            round, a passed seat is out, it ends when two have passed.
+            Either way a solissimo ends it at once.
+        callable: ``"any_unheld"`` (default, Calabresella (3p) and Rules page
+            2024): chiamo calls any card not held; ``"threes_then_twos"``
+            (CatsAtCards 2015, as in Cavendish): a 3, or a 2 holding all 3s.
+        give_back: ``"face_up"`` (default, Calabresella (3p)) or ``"face_down"``
+            (CatsAtCards 2015): how the card returned to the seat that gave the
             called card travels.
         solo_monte_exposed: Whether solo turns the monte face up before
-            taking it (default ``True``, seeds 002, 003 and 004; ``False``
-            is the specification's option, no seed's).
-        first_lead: ``"declarer"`` (default, seed 003) or
-            ``"eldest_except_solissimo"`` (seeds 002 and 004, and seed
-            003's variation).
+            taking it (default ``True``, CatsAtCards 2015, Calabresella (3p)
+            and Rules page 2024; ``False`` is the specification's option, no
+            source's).
+        first_lead: ``"declarer"`` (default, Calabresella (3p)) or
+            ``"eldest_except_solissimo"`` (CatsAtCards 2015 and Rules page
+            2024, and Calabresella (3p)'s variation).
         stramazzo: When the losing side, having won at least one trick,
-            falls to stramazzo (x3): ``"under_a_point"`` (default, seed 003):
-            its tricks hold fewer than 3 card units, the last-trick bonus
-            and the monte not counted; ``"no_card_points"`` (seed 002): it
-            captured no card unit at all, the monte counting for the winner
-            of the last trick; ``"no_points"`` (seed 004): its whole score,
-            last trick and monte included, is under one point (3 units).
+            falls to stramazzo (x3): ``"under_a_point"`` (default,
+            Calabresella (3p)): its tricks hold fewer than 3 card units, the
+            last-trick bonus and the monte not counted; ``"no_card_points"``
+            (CatsAtCards 2015): it captured no card unit at all, the monte
+            counting for the winner of the last trick; ``"no_points"`` (Rules
+            page 2024): its whole score, last trick and monte included, is
+            under one point (3 units).
             The old keyword ``stramazzo_below`` is deprecated: ``3`` still
             means ``"under_a_point"`` (with a ``DeprecationWarning``); ``1``
             is refused, as it matches no source.
         follow_suit: Whether a seat must follow suit when it can (default
-            ``True``, seeds 002 and 003); ``False`` is seed 004's "players
-            are not required to follow suit": any card held may be played,
-            and the trick still goes to the highest card of the suit led.
-        players: 3, or 4 with the dealer sitting out (seed 002's rotation).
-        packet: Cards per packet in the deal (4: seeds 003 and 004; 2: seed 002).
+            ``True``, CatsAtCards 2015 and Calabresella (3p)); ``False`` is
+            Rules page 2024's "players are not required to follow suit": any
+            card held may be played, and the trick still goes to the highest
+            card of the suit led.
+        players: 3, or 4 with the dealer sitting out (CatsAtCards 2015's
+            rotation).
+        packet: Cards per packet in the deal (4: Calabresella (3p) and Rules
+            page 2024; 2: CatsAtCards 2015).
         dealer_shares: With four at the table, whether the sitting-out dealer
-            shares the adversaries' fortunes (default ``False``: seed 002's
+            shares the adversaries' fortunes (default ``False``: CatsAtCards 2015's
             dealer "takes no other active part").
 
     The option ``callable`` keeps its name although it is also a builtin's:
@@ -240,7 +246,8 @@ class Calabresella(Ruleset):
         Scegliete: the monte face up; the first adversary takes any of it (0 to
         4, ``Done`` to stop), the second is given the rest (a forced move),
         and each discards as many as he took: the whole monte is shared and
-        the four discards are the new monte (seeds 002, 003, 004).
+        the four discards are the new monte (CatsAtCards 2015, Calabresella (3p),
+        Rules page 2024).
         """
         return _DIVIDETE_PLAN if modifier is Modifier.DIVIDETE else _SCEGLIETE_PLAN
 
@@ -293,14 +300,14 @@ class Calabresella(Ruleset):
         else:
             cards, total, last = tally.declarer_card_units, tally.declarer_units, tally.declarer_last
         reading = self.stramazzo
-        if reading == "under_a_point":  # seed 003: the tricks' card units only
+        if reading == "under_a_point":  # Calabresella (3p): the tricks' card units only
             if cards < 3:
                 return f"only {plural(cards, 'card unit')} in its tricks, under a point"
-        elif reading == "no_card_points":  # seed 002: the monte is captured with the last trick
+        elif reading == "no_card_points":  # CatsAtCards 2015: the monte is captured with the last trick
             captured = cards + (tally.stock_units if last else 0)
             if captured == 0:
                 return "no card units at all"
-        elif total < 3:  # seed 004: the whole score
+        elif total < 3:  # Rules page 2024: the whole score
             return f"only {plural(total, 'unit')} in all, under a point"
         return None
 

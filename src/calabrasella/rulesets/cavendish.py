@@ -48,15 +48,16 @@ class Cavendish(Ruleset):
     sides' units, 70 when one side has all 35, from or to each adversary.
 
     Attributes:
-        first_lead: ``"eldest"`` (default, seed 000, Foster): the eldest
-            hand leads to the first trick; ``"after_declarer"`` (seeds 001
-            and 002): the seat after the single player.
-        players: 3, or 4 with the dealer sitting out (seeds 000 and 002).
-        packet: Cards per packet in the deal (4: seed 000; 2: seed 002).
+        first_lead: ``"eldest"`` (default, Foster 1897): the eldest
+            hand leads to the first trick; ``"after_declarer"`` (Denexa Games
+            and CatsAtCards 2015): the seat after the single player.
+        players: 3, or 4 with the dealer sitting out (Foster 1897 and
+            CatsAtCards 2015).
+        packet: Cards per packet in the deal (4: Foster 1897; 2: CatsAtCards 2015).
         dealer_shares: With four at the table, the sitting-out dealer shares
-            the adversaries' fortunes (default ``True``, seed 000).
+            the adversaries' fortunes (default ``True``, Foster 1897).
         irregularities: ``"forbid"`` (default): an irregular play is an
-            illegal action; ``"record"`` (table mode, seed 000's penalties):
+            illegal action; ``"record"`` (table mode, Foster 1897's penalties):
             revokes, a card out of turn, abandoning the hand and turning the
             stock early are actions that the engine records and settles.
 
