@@ -3,14 +3,13 @@
 Nothing here mutates anything or draws a random number by itself: a deal
 comes from :mod:`calabrasella.deal`; dividete's unseen draw is a chance node
 whose outcome you pass to :func:`apply` (or draw with :func:`sample_chance`).
-
-:func:`apply` sends each action to its phase, one module each: the auction
-(its positions in ``_auction``, a call applied here), the exchange
-(``_exchange`` drives the ruleset's steps, which own every exchange rule),
-the play (the rule in ``_tricks``; its hot path is inline here, held to that
-rule by a property test), the end of the deal (``_end``) and table mode's
-irregular actions (``_table``).
 """
+
+# Inside: apply sends each action to its phase, one module each: the auction
+# (its positions in _auction, a call applied here), the exchange (_exchange
+# drives the ruleset's steps, which own every exchange rule), the play (the
+# rule in _tricks; its hot path is inline here, held to that rule by a property
+# test), the end of the deal (_end) and table mode's irregular actions (_table).
 
 from __future__ import annotations
 
