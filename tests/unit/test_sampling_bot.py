@@ -120,7 +120,11 @@ def test_legal_and_deterministic_over_random_deals(rules: cb.Ruleset) -> None:
         runs = []
         for seed in range(3):
             bots = [
-                Checked(SamplingBot(random.Random(seed * 3 + seat), worlds=3, search_from=5))
+                Checked(
+                    SamplingBot(
+                        random.Random(seed * 3 + seat), worlds=3, time_limit=None, search_from=5
+                    )
+                )
                 for seat in range(3)
             ]
             final = play_deal(rules, bots, seed)
@@ -133,7 +137,8 @@ def test_legal_and_deterministic_over_random_deals(rules: cb.Ruleset) -> None:
 
 
 def test_a_time_limit_stops_the_search_and_still_chooses_a_legal_card() -> None:
-    """With no world budget, the clock alone ends the search (after at least one world)."""
+    """With no world budget, the clock alone ends the search (the ending's first world is
+    solved before the clock is read)."""
     state = cb.apply(two_tricks_left(), play("Ad"))
     view = state.view(2)
     assert SamplingBot(1, worlds=None, time_limit=0.001).choose(view) == play("5h")
@@ -175,13 +180,17 @@ def test_the_auction_and_the_tricks_before_the_search_go_to_the_fallback() -> No
         {"time_limit": -1.0},
         {"time_limit": float("nan")},
         {"time_limit": "1"},
-        {"worlds": None},
+        {"worlds": None, "time_limit": None},
+        {"nodes": 0},
+        {"nodes": 10.0},
+        {"nodes": True},
         {"search_from": 0},
         {"search_from": 13},
     ],
 )
 def test_a_bad_budget_raises_bot_error(options: dict[str, object]) -> None:
-    """Worlds at least 1 (or None with a time limit), a positive finite time, 1..12 tricks."""
+    """Worlds at least 1 (or None with another budget), a positive finite time, nodes at
+    least 1, 1..12 tricks."""
     with pytest.raises(BotError):
         SamplingBot(0, **options)  # type: ignore[arg-type]
 
@@ -209,7 +218,7 @@ def test_it_plays_whole_deals_of_a_variant_with_its_own_step(
         return world
 
     monkeypatch.setattr(ReplaySampler, "sample", spy)
-    bots = [SamplingBot(seat) for seat in range(3)]
+    bots = [SamplingBot.classic(seat) for seat in range(3)]
     finals = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # every warning issued is recorded
@@ -234,7 +243,7 @@ def test_where_no_world_is_found_it_warns_once_and_plays_its_fallback(
         raise cb.RulesetError(f"no world found in {tries} deals replayed")
 
     monkeypatch.setattr(ReplaySampler, "sample", none_found)
-    bots = [SamplingBot(seat) for seat in range(3)]
+    bots = [SamplingBot.classic(seat) for seat in range(3)]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         finals = [play_deal(swap.SwapCavendish(), bots, seed) for seed in range(5)]
