@@ -251,3 +251,41 @@ def test_where_no_world_is_found_it_warns_once_and_plays_its_fallback(
     messages = [str(w.message) for w in caught]
     assert len(messages) == 3, messages
     assert all("plays its fallback bot's choice" in m and "no world" in m for m in messages)
+
+
+def test_a_node_budget_keeps_a_whole_deal_search_deterministic() -> None:
+    """Searching from the first trick with a budget in nodes (no clock): two runs from the
+    same seeds play the same deal, every choice legal."""
+    histories = []
+    for _ in range(2):
+        bots = [
+            Checked(SamplingBot(random.Random(11 + seat), worlds=3, time_limit=None, nodes=400))
+            for seat in range(3)
+        ]
+        final = play_deal(cb.CAVENDISH, bots, 11)
+        assert final.is_over
+        histories.append(final.history)
+    assert histories[0] == histories[1]
+
+
+def test_with_no_world_solved_in_the_budget_it_plays_the_fallbacks_choice() -> None:
+    """A budget of one node cannot solve a whole deal's world: the first card of the play
+    is the fallback's, asked in the play phase."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=4)
+    rng = random.Random(4)
+    state = cb.apply(state, next(a for a in cb.legal_actions(state) if isinstance(a, cb.Bid)))
+    while state.phase is not cb.Phase.PLAYING:
+        assert not state.is_over
+        if state.is_chance:
+            state = cb.apply(state, cb.sample_chance(state, rng))
+        else:
+            seat = state.to_move
+            assert seat is not None
+            state = cb.apply(state, regular_actions(state.view(seat))[0])
+    assert state.to_move is not None
+    view = state.view(state.to_move)
+    assert len(regular_actions(view)) > 1
+    Recorder.phases = []
+    bot = SamplingBot(0, worlds=5, time_limit=None, nodes=1, fallback=Recorder)
+    assert bot.choose(view) == regular_actions(view)[-1]
+    assert Recorder.phases == [cb.Phase.PLAYING]
