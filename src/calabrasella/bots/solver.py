@@ -17,8 +17,9 @@ The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
 cash. It is pure Python: the last six tricks take a millisecond or two, a
-whole deal of twelve tricks about half a second at the median and up to
-ten seconds for a close deal (``benchmarks/solver.py``). A build that
+whole deal of twelve tricks half a second to a second of CPU at the median
+and ten seconds or more for a close deal (``benchmarks/solver.py``; hands
+made lopsided by a random exchange are among the slowest). A build that
 compiles the search with mypyc runs the same code about two and a half
 times as fast (:data:`COMPILED` tells which one is installed;
 docs/bots.md says how to build it). The cyclic garbage collector is held
