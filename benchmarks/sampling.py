@@ -8,13 +8,22 @@ the median µs of building one, and of one :meth:`~Sampler.sample` (which
 deals the world and replays its history through the public API, then checks
 its view), over the deals.
 
+With ``--memory N`` it measures memory instead: one
+:class:`~calabrasella.bots.sampling_bot.SamplingBot` (its default settings,
+or the keyword arguments of ``--bot-options``, JSON) plays N deals against
+two heuristic bots in one process, seats and games rotated, and the peak
+resident set size (``ru_maxrss``) is printed every 25 deals.
+
 usage: python benchmarks/sampling.py [--deals N] [--worlds W] [--seed S]
+       python benchmarks/sampling.py --memory N [--bot-options JSON] [--seed S]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import resource
 import statistics
 import time
 from collections import defaultdict
@@ -90,12 +99,37 @@ def measure(
     return out
 
 
+def memory(deals: int, options: dict[str, object], seed: int) -> None:
+    """Play ``deals`` deals, one sampling bot against two heuristic bots; print peak RSS."""
+    from calabrasella.bots.heuristic import HeuristicBot
+    from calabrasella.bots.play import play_deal
+    from calabrasella.bots.sampling_bot import SamplingBot
+
+    t0 = time.perf_counter()
+    for i in range(deals):
+        rules = (cb.CAVENDISH, cb.CALABRESELLA)[i % 2]
+        bots: list[object] = [HeuristicBot(seed * 7919 + i * 3 + k) for k in range(3)]
+        bots[i % 3] = SamplingBot(seed * 7919 + i, **options)  # type: ignore[arg-type]
+        play_deal(rules, bots, seed * 1000 + i)  # type: ignore[arg-type]
+        if (i + 1) % 25 == 0 or i + 1 == deals:
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+            print(
+                f"{i + 1:4} deals, {time.perf_counter() - t0:7.1f} s: peak RSS {peak:6.1f} MiB",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20, help="deals per game (default 20)")
     parser.add_argument("--worlds", type=int, default=100, help="worlds per view (default 100)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--memory", type=int, default=0, help="deals of the memory run")
+    parser.add_argument("--bot-options", default="{}", help="the sampling bot's, as JSON")
     args = parser.parse_args()
+    if args.memory:
+        memory(args.memory, json.loads(args.bot_options), args.seed)
+        return
     results = measure(args.deals, args.worlds, args.seed)
     print(f"{'game':34} {'point':17} {'view':10} {'views':>5} {'build µs':>9} {'µs/world':>9}")
     for (game, point, who), (builds, draws) in results.items():

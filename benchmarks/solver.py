@@ -11,9 +11,12 @@ tricks are left. Prints one row per deal with ``--verbose``, then a table:
 median and max wall time and CPU time (process time: on a machine shared
 with other work it is the fairer figure), median and max nodes. The header
 says whether the installed solver is compiled (a mypyc build) or pure Python.
+With ``--one-best`` it asks for the value and one best action only
+(``solve(state, all_best=False)``, what a bot needs) instead of every best
+action.
 
 usage: python benchmarks/solver.py [--deals N] [--tricks T ...] [--rules R]
-       [--exchange first|random] [--seed S] [--verbose]
+       [--exchange first|random|heuristic] [--seed S] [--one-best] [--verbose]
 
 The issue's targets (2-core machine): 12 tricks median under 0.5 s and none
 over 5 s; 6 tricks left median under 5 ms.
@@ -102,6 +105,7 @@ def measure(
     exchange: str,
     first_seed: int,
     verbose: bool,
+    all_best: bool = True,
 ) -> dict[str, float]:
     """Solve ``deals`` deals with ``tricks`` tricks left; return the summary figures."""
     walls: list[float] = []
@@ -113,7 +117,7 @@ def measure(
         state = advance(play_state(ruleset, seed, exchange), tricks, seed)
         gc.collect()  # not the leftovers of the last solve's work
         wall, cpu = time.perf_counter(), time.process_time()
-        solution = solve(state)
+        solution = solve(state, all_best=all_best)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         walls.append(wall)
         cpus.append(cpu)
@@ -145,6 +149,7 @@ def main() -> None:
     parser.add_argument("--rules", choices=sorted(RULES), default="both", help="alternate both")
     parser.add_argument("--exchange", choices=("first", "random", "heuristic"), default="first")
     parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    parser.add_argument("--one-best", action="store_true", help="solve(all_best=False)")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args()
     rows = []
@@ -155,14 +160,20 @@ def main() -> None:
             (
                 tricks,
                 measure(
-                    args.deals, tricks, RULES[args.rules], args.exchange, args.seed, args.verbose
+                    args.deals,
+                    tricks,
+                    RULES[args.rules],
+                    args.exchange,
+                    args.seed,
+                    args.verbose,
+                    not args.one_best,
                 ),
             )
         )
     built = "compiled" if COMPILED else "pure Python"
     print(
         f"solver ({built}), {args.deals} deals ({args.rules}, {args.exchange} exchange, "
-        f"seeds {args.seed}..):"
+        f"seeds {args.seed}..{', one best action' if args.one_best else ''}):"
     )
     print(
         f"{'tricks':>6} {'median s':>10} {'max s':>9} {'median cpu':>11} {'max cpu':>9} "

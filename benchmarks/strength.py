@@ -11,21 +11,30 @@ candidate's mean payment); ``2v1`` seats two candidates with one baseline
 each, with the baseline's interval).
 
 Bots are named as ``module:attribute`` (a bot factory: called with a
-``random.Random``, it returns a bot), so any bot on the path can be compared:
+``random.Random``, it returns a bot; the attribute may be dotted, as in
+``calabrasella.bots.sampling_bot:SamplingBot.classic``), so any bot on the
+path can be compared; ``--candidate-options`` and ``--baseline-options``
+pass keyword arguments to the factory, as JSON (``null`` for None):
 
     python benchmarks/strength.py --deals 2000 --workers 2
     python benchmarks/strength.py --candidate calabrasella.bots.sampling_bot:SamplingBot \\
         --baseline calabrasella.bots.heuristic:HeuristicBot --lineups 1v2 2v1
+    python benchmarks/strength.py --candidate calabrasella.bots.sampling_bot:SamplingBot \
+        --candidate-options '{"nodes": 20000, "time_limit": null, "worlds": 40}' \
+        --baseline calabrasella.bots.sampling_bot:SamplingBot.classic
 
 usage: python benchmarks/strength.py [--deals N] [--seed S] [--workers W]
        [--rules NAME ...] [--candidate SPEC] [--baseline SPEC] [--lineups 1v2|2v1 ...]
+       [--candidate-options JSON] [--baseline-options JSON]
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import importlib
+import json
 import time
 from typing import Optional
 
@@ -33,13 +42,20 @@ import calabrasella as cb
 from calabrasella.bots.simulate import BotFactory, Summary, simulate
 
 
-def load_factory(spec: str) -> BotFactory:
-    """Return the bot factory ``module:attribute`` names."""
+def load_factory(spec: str, options: str = "{}") -> BotFactory:
+    """Return the bot factory ``module:attribute`` names (the attribute may be dotted),
+    given the keyword arguments of ``options`` (a JSON object) if any."""
     module, _, attribute = spec.partition(":")
     if not attribute:
         raise SystemExit(f"--candidate/--baseline: expected module:attribute, got {spec!r}")
-    factory: BotFactory = getattr(importlib.import_module(module), attribute)
-    return factory
+    found: object = importlib.import_module(module)
+    for name in attribute.split("."):
+        found = getattr(found, name)
+    factory: BotFactory = found  # type: ignore[assignment]
+    keywords = json.loads(options)
+    if not isinstance(keywords, dict):
+        raise SystemExit(f"--candidate-options/--baseline-options: expected a JSON object, got {options!r}")
+    return functools.partial(factory, **keywords) if keywords else factory
 
 
 def edge(summary: Summary, lineup: str) -> tuple[float, float, float]:
@@ -62,9 +78,12 @@ def main(argv: Optional[list[str]] = None) -> None:
     parser.add_argument("--rules", nargs="+", default=["cavendish", "calabresella"])
     parser.add_argument("--candidate", default="calabrasella.bots.heuristic:HeuristicBot")
     parser.add_argument("--baseline", default="calabrasella.bots.base:RandomBot")
+    parser.add_argument("--candidate-options", default="{}", help="JSON keyword arguments")
+    parser.add_argument("--baseline-options", default="{}", help="JSON keyword arguments")
     parser.add_argument("--lineups", nargs="+", default=["1v2"], choices=["1v2", "2v1"])
     args = parser.parse_args(argv)
-    candidate, baseline = load_factory(args.candidate), load_factory(args.baseline)
+    candidate = load_factory(args.candidate, args.candidate_options)
+    baseline = load_factory(args.baseline, args.baseline_options)
     pool = concurrent.futures.ProcessPoolExecutor(args.workers) if args.workers else None
     edges = []
     try:
@@ -84,7 +103,10 @@ def main(argv: Optional[list[str]] = None) -> None:
     finally:
         if pool is not None:
             pool.shutdown()
-    print(f"candidate {args.candidate} vs baseline {args.baseline}, {args.deals} deals each")
+    print(
+        f"candidate {args.candidate} {args.candidate_options} vs baseline {args.baseline} "
+        f"{args.baseline_options}, {args.deals} deals each"
+    )
     print(f"{'rules':<14} {'line-up':<8} {'edge':>8}   95% CI")
     for name, lineup, mean, low, high in edges:
         print(f"{name:<14} {lineup:<8} {mean:>+8.2f}   [{low:+.2f}, {high:+.2f}]")

@@ -95,3 +95,17 @@ def test_best_line_ends_with_the_promised_units(state: cb.State) -> None:
     assert state.is_over
     assert state.result is not None
     assert state.result.declarer_units == solution.declarer_units
+
+
+@given(endings(), st.integers(min_value=-5, max_value=45))
+def test_one_best_action_and_any_guess_match_brute_force(state: cb.State, guess: int) -> None:
+    """``all_best=False`` returns one action a plain minimax calls best, and the units;
+    a first guess, good or bad, changes neither the units nor the best actions."""
+    values = brute_values(state)
+    best = max(values.values()) if state.to_move == state.declarer else min(values.values())
+    one = solve(state, all_best=False, guess=guess)
+    assert one.declarer_units == best
+    assert len(one.best_actions) == 1 and values[one.best_actions[0]] == best
+    every = solve(state, guess=guess)
+    assert every.declarer_units == best
+    assert every.best_actions == tuple(a for a, v in values.items() if v == best)

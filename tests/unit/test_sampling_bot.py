@@ -120,7 +120,11 @@ def test_legal_and_deterministic_over_random_deals(rules: cb.Ruleset) -> None:
         runs = []
         for seed in range(3):
             bots = [
-                Checked(SamplingBot(random.Random(seed * 3 + seat), worlds=3, search_from=5))
+                Checked(
+                    SamplingBot(
+                        random.Random(seed * 3 + seat), worlds=3, time_limit=None, search_from=5
+                    )
+                )
                 for seat in range(3)
             ]
             final = play_deal(rules, bots, seed)
@@ -133,7 +137,8 @@ def test_legal_and_deterministic_over_random_deals(rules: cb.Ruleset) -> None:
 
 
 def test_a_time_limit_stops_the_search_and_still_chooses_a_legal_card() -> None:
-    """With no world budget, the clock alone ends the search (after at least one world)."""
+    """With no world budget, the clock alone ends the search (the ending's first world is
+    solved before the clock is read)."""
     state = cb.apply(two_tricks_left(), play("Ad"))
     view = state.view(2)
     assert SamplingBot(1, worlds=None, time_limit=0.001).choose(view) == play("5h")
@@ -175,13 +180,17 @@ def test_the_auction_and_the_tricks_before_the_search_go_to_the_fallback() -> No
         {"time_limit": -1.0},
         {"time_limit": float("nan")},
         {"time_limit": "1"},
-        {"worlds": None},
+        {"worlds": None, "time_limit": None},
+        {"nodes": 0},
+        {"nodes": 10.0},
+        {"nodes": True},
         {"search_from": 0},
         {"search_from": 13},
     ],
 )
 def test_a_bad_budget_raises_bot_error(options: dict[str, object]) -> None:
-    """Worlds at least 1 (or None with a time limit), a positive finite time, 1..12 tricks."""
+    """Worlds at least 1 (or None with another budget), a positive finite time, nodes at
+    least 1, 1..12 tricks."""
     with pytest.raises(BotError):
         SamplingBot(0, **options)  # type: ignore[arg-type]
 
@@ -209,7 +218,7 @@ def test_it_plays_whole_deals_of_a_variant_with_its_own_step(
         return world
 
     monkeypatch.setattr(ReplaySampler, "sample", spy)
-    bots = [SamplingBot(seat) for seat in range(3)]
+    bots = [SamplingBot.classic(seat) for seat in range(3)]
     finals = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")  # every warning issued is recorded
@@ -234,7 +243,7 @@ def test_where_no_world_is_found_it_warns_once_and_plays_its_fallback(
         raise cb.RulesetError(f"no world found in {tries} deals replayed")
 
     monkeypatch.setattr(ReplaySampler, "sample", none_found)
-    bots = [SamplingBot(seat) for seat in range(3)]
+    bots = [SamplingBot.classic(seat) for seat in range(3)]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         finals = [play_deal(swap.SwapCavendish(), bots, seed) for seed in range(5)]
@@ -242,3 +251,41 @@ def test_where_no_world_is_found_it_warns_once_and_plays_its_fallback(
     messages = [str(w.message) for w in caught]
     assert len(messages) == 3, messages
     assert all("plays its fallback bot's choice" in m and "no world" in m for m in messages)
+
+
+def test_a_node_budget_keeps_a_whole_deal_search_deterministic() -> None:
+    """Searching from the first trick with a budget in nodes (no clock): two runs from the
+    same seeds play the same deal, every choice legal."""
+    histories = []
+    for _ in range(2):
+        bots = [
+            Checked(SamplingBot(random.Random(11 + seat), worlds=3, time_limit=None, nodes=400))
+            for seat in range(3)
+        ]
+        final = play_deal(cb.CAVENDISH, bots, 11)
+        assert final.is_over
+        histories.append(final.history)
+    assert histories[0] == histories[1]
+
+
+def test_with_no_world_solved_in_the_budget_it_plays_the_fallbacks_choice() -> None:
+    """A budget of one node cannot solve a whole deal's world: the first card of the play
+    is the fallback's, asked in the play phase."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=4)
+    rng = random.Random(4)
+    state = cb.apply(state, next(a for a in cb.legal_actions(state) if isinstance(a, cb.Bid)))
+    while state.phase is not cb.Phase.PLAYING:
+        assert not state.is_over
+        if state.is_chance:
+            state = cb.apply(state, cb.sample_chance(state, rng))
+        else:
+            seat = state.to_move
+            assert seat is not None
+            state = cb.apply(state, regular_actions(state.view(seat))[0])
+    assert state.to_move is not None
+    view = state.view(state.to_move)
+    assert len(regular_actions(view)) > 1
+    Recorder.phases = []
+    bot = SamplingBot(0, worlds=5, time_limit=None, nodes=1, fallback=Recorder)
+    assert bot.choose(view) == regular_actions(view)[-1]
+    assert Recorder.phases == [cb.Phase.PLAYING]

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.machinery import EXTENSION_SUFFIXES
+from time import perf_counter
 
 from ._solver_moves import (
     LEADS,
@@ -50,7 +51,7 @@ from ._solver_moves import (
     units,
 )
 
-__all__ = ["COMPILED", "Search"]
+__all__ = ["COMPILED", "NodeLimit", "Search"]
 
 #: Whether this module runs compiled (an extension module built by mypyc; the
 #: build compiles it with _solver_moves) rather than as Python.
@@ -58,6 +59,10 @@ COMPILED = __file__.endswith(tuple(EXTENSION_SUFFIXES))
 
 
 # --- the search ---------------------------------------------------------------------
+
+
+class NodeLimit(Exception):
+    """Raised by the probe when a search passes its node limit or its deadline."""
 
 
 class Search:
@@ -76,7 +81,9 @@ class Search:
             if it is ``>= t``, at most it if it is ``< t``.
     """
 
-    def __init__(self, bonus: int, follow: bool, exact_table: bool = not COMPILED) -> None:
+    def __init__(
+        self, bonus: int, follow: bool, exact_table: bool = not COMPILED, limit: int = -1
+    ) -> None:
         self.bonus = bonus
         self.follow = follow
         # In Python the exact hands save working out the relative key on most
@@ -92,12 +99,34 @@ class Search:
         # self would keep the search and its tables alive until the cyclic
         # garbage collector ran (see release).
         self._count = [0]
+        # The most nodes the search may examine (-1: no limit), and a perf_counter()
+        # deadline (0.0: none, read every 1024 nodes); past either, NodeLimit.
+        self._limit = [limit]
+        self._deadline = [0.0]
         self.probe: Callable[[int, int, int, int, int, int], int] = self._build()
 
     @property
     def nodes(self) -> int:
         """Positions searched (not settled by the table or the bounds)."""
         return self._count[0]
+
+    @property
+    def limit(self) -> int:
+        """The most positions the search may examine before raising NodeLimit (-1: no limit)."""
+        return self._limit[0]
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._limit[0] = value if value < 0 or value > self._count[0] else self._count[0] + 1
+
+    @property
+    def deadline(self) -> float:
+        """The ``time.perf_counter()`` past which the search raises NodeLimit (0.0: none)."""
+        return self._deadline[0]
+
+    @deadline.setter
+    def deadline(self, value: float) -> None:
+        self._deadline[0] = value
 
     def release(self) -> None:
         """Empty the tables: their memory is freed at once, the search stays usable."""
@@ -234,6 +263,8 @@ class Search:
         thirds_get = THIRDS.get
         follow_bit = 1 << 30 if follow else 0
         count = self._count
+        limit = self._limit
+        deadline = self._deadline
         use_exact = self.exact_table
         killers = self.killers
         killers_get = killers.get
@@ -286,6 +317,10 @@ class Search:
             if entry[1] < t:
                 return entry[1]
             count[0] += 1
+            if count[0] == limit[0]:
+                raise NodeLimit(count[0])
+            if not count[0] & 1023 and deadline[0] and perf_counter() > deadline[0]:
+                raise NodeLimit(count[0])
             if lead == 0:
                 a1, a2, a3, p2, p3 = h0, h1, h2, 1, 2
             elif lead == 1:

@@ -4,24 +4,33 @@
 table: "whatever the others hold, what does each of my cards get me?" For
 a decision in the play, it draws worlds (whole deals consistent with its
 view, each equally likely, from a :class:`~calabrasella.bots.sampling.Sampler`),
-solves each world with every hand open
-(:func:`~calabrasella.bots.solver.action_values`: the declarer's units
-after each of its legal plays, all three then playing perfectly), turns the
-units into what the deal would pay, and plays the card whose average is
-best: the highest as the declarer, the lowest as an adversary. This is
+solves each world with every hand open (each of its legal plays' value:
+the declarer's units after it, all three then playing perfectly, as
+:func:`~calabrasella.bots.solver.action_values` gives), turns the units
+into what the deal would pay, and plays the card whose average is best:
+the highest as the declarer, the lowest as an adversary. This is
 "perfect-information Monte Carlo" search; its known weakness is that in
 each world it plays as if it would know the hidden cards from then on.
 
-**Budget.** Solving costs about three times as much per trick left: on
-this project's 2-core machine ``action_values`` takes a few milliseconds
-with 6 tricks left, tens with 8, and seconds (with a long tail) for a whole
-deal of 12. So the bot searches only from :data:`SEARCH_FROM` tricks left
-(the current trick included) and leaves the first tricks to its fallback,
-the :class:`~calabrasella.bots.heuristic.HeuristicBot`; each search draws
-``worlds`` worlds, or fewer if ``time_limit`` seconds run out first (the
-clock is read between worlds, so one solve is never cut short). With the
-defaults a whole deal costs it under a second on average (see
-``docs/bots.md``, "The sampling bot").
+**Budget.** By default the bot searches every decision of the play, from
+the first trick, for up to :data:`TIME_LIMIT` seconds (1 s) and at most
+:data:`WORLDS` worlds: it solves one world after another and stops when
+the time is up, dropping the world it was solving; each world's search
+starts from the values the previous world found (a close first guess).
+Solving costs about three times as much per trick left: on this project's
+2-core machine a few milliseconds with 6 tricks left, tens with 8, and a
+second or more (with a long tail) for a whole deal of 12, so in the first
+tricks it often finishes no world in time: it then plays its fallback's
+choice (the :class:`~calabrasella.bots.heuristic.HeuristicBot`), and
+searches as soon as the worlds fit the budget. A budget in seconds makes
+the play depend on the machine's speed and load; ``nodes`` (positions
+searched, summed over a decision's worlds) with ``time_limit=None`` is a
+budget that does not: the bot is then deterministic given its seed.
+
+The bot of earlier releases, which searched only the last
+:data:`CLASSIC_SEARCH_FROM` tricks with :data:`CLASSIC_WORLDS` worlds and
+no clock, is :meth:`SamplingBot.classic` (``worlds=20, time_limit=None,
+search_from=7``); in that mode a world's search is never cut short.
 
 **What it pays for.** Under Cavendish the deal pays the difference of the
 sides' units (70 at 35-0), so it averages that; under a game with a stake
@@ -57,15 +66,30 @@ import calabrasella as cb
 from .base import Bot, BotError, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import action_values
+from .solver import SearchLimitError, _action_values
 
-__all__ = ["SEARCH_FROM", "WIN_WEIGHT", "WORLDS", "SamplingBot", "utility"]
+__all__ = [
+    "CLASSIC_SEARCH_FROM",
+    "CLASSIC_WORLDS",
+    "SEARCH_FROM",
+    "TIME_LIMIT",
+    "WIN_WEIGHT",
+    "WORLDS",
+    "SamplingBot",
+    "utility",
+]
 
-#: Worlds drawn for each decision, by default.
-WORLDS = 20
+#: The most worlds drawn for each decision, by default.
+WORLDS = 200
+#: Seconds of search for each decision, by default.
+TIME_LIMIT = 1.0
 #: The bot searches a decision only when at most this many tricks are left
-#: (the current one included); earlier, its fallback plays.
-SEARCH_FROM = 7
+#: (the current one included); earlier, its fallback plays. By default, all.
+SEARCH_FROM = 12
+#: :meth:`SamplingBot.classic`'s worlds a decision (the default of earlier releases).
+CLASSIC_WORLDS = 20
+#: :meth:`SamplingBot.classic`'s ``search_from`` (the default of earlier releases).
+CLASSIC_SEARCH_FROM = 7
 #: Under a ruleset with a stake, what a world's win (or loss) counts beside
 #: the declarer's units (0..35), which only choose among equal outcomes.
 WIN_WEIGHT = 100
@@ -103,33 +127,38 @@ class SamplingBot:
 
     In the play, when it has more than one card to choose from and at most
     ``search_from`` tricks are left, it draws up to ``worlds`` worlds of its
-    view (stopping early when ``time_limit`` seconds have passed, after at
-    least one), finds in each what every legal card gets the declarer under
+    view, finds in each what every legal card gets the declarer under
     perfect play, and plays the card whose average :func:`utility` is best
-    for its side. Cards equally good on average are decided by the fallback
+    for its side. It stops drawing when ``time_limit`` seconds or ``nodes``
+    positions searched are spent, dropping the world it was solving; if no
+    world was solved, or no world could be drawn, it plays the fallback
+    bot's choice. Cards equally good on average are decided by the fallback
     bot's choice if it is among them, else by the order of
     ``view.legal_actions``. Every other decision goes to the fallback bot.
     It never chooses table mode's irregular actions and sees no state but
     the worlds it draws. Deterministic given ``rng`` when ``time_limit`` is
-    ``None``.
+    ``None``; with a time limit its play depends on the machine's speed.
 
     Args:
         rng: A ``random.Random`` (used, and advanced, as is) or an int seed;
             it draws the worlds and seeds the fallback bot.
         worlds: The most worlds drawn for one decision (at least 1; default
-            ``WORLDS``, 20); ``None`` for no limit but ``time_limit``.
-        time_limit: Seconds for one decision's search, read between worlds;
-            ``None`` (the default) for none, which keeps the bot deterministic.
+            ``WORLDS``, 200); ``None`` for no limit but the others.
+        time_limit: Seconds for one decision's search (default
+            ``TIME_LIMIT``, 1.0); ``None`` for none.
+        nodes: The most positions searched for one decision, over its worlds
+            (a budget that does not depend on the machine); ``None`` (the
+            default) for none.
         search_from: Search only when at most this many tricks are left
-            (1..12; default ``SEARCH_FROM``, 7; 12 searches every card of the
-            play).
+            (1..12; default ``SEARCH_FROM``, 12: every card of the play).
         fallback: A bot factory (called once with a ``random.Random``) for
             the decisions it does not search.
 
     Raises:
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
-        BotError: ``worlds``, ``time_limit`` or ``search_from`` is out of
-            range or of the wrong type, or there is no budget at all.
+        BotError: ``worlds``, ``time_limit``, ``nodes`` or ``search_from``
+            is out of range or of the wrong type, or there is no budget at
+            all.
 
     Example:
         >>> import calabrasella as cb
@@ -137,6 +166,8 @@ class SamplingBot:
         >>> bots = [SamplingBot(1, worlds=4, search_from=3), HeuristicBot(2), HeuristicBot(3)]
         >>> play_deal(cb.CAVENDISH, bots, 7).is_over
         True
+        >>> SamplingBot.classic(1)
+        SamplingBot(<rng>, worlds=20, time_limit=None, nodes=None, search_from=7)
     """
 
     #: The bot's name in a simulation's table.
@@ -147,7 +178,8 @@ class SamplingBot:
         rng: Union[random.Random, int],
         *,
         worlds: Optional[int] = WORLDS,
-        time_limit: Optional[float] = None,
+        time_limit: Optional[float] = TIME_LIMIT,
+        nodes: Optional[int] = None,
         search_from: int = SEARCH_FROM,
         fallback: Callable[[random.Random], Bot] = HeuristicBot,
     ) -> None:
@@ -161,21 +193,41 @@ class SamplingBot:
             or time_limit <= 0
         ):
             raise BotError(f"time_limit={time_limit!r}: expected a positive number of seconds")
-        if worlds is None and time_limit is None:
-            raise BotError("no budget: give worlds, time_limit, or both")
+        if nodes is not None and (type(nodes) is not int or nodes < 1):
+            raise BotError(f"nodes={nodes!r}: expected an int of at least 1, or None")
+        if worlds is None and time_limit is None and nodes is None:
+            raise BotError("no budget: give worlds, time_limit, nodes, or more than one")
         if type(search_from) is not int or not 1 <= search_from <= 12:
             raise BotError(f"search_from={search_from!r}: expected an int from 1 to 12")
         self.worlds = worlds
         self.time_limit = time_limit
+        self.nodes = nodes
         self.search_from = search_from
         self.fallback = fallback(random.Random(self.rng.getrandbits(64)))
         #: Whether the bot has warned that its sampler cannot follow the ruleset.
         self.warned = False
 
+    @classmethod
+    def classic(
+        cls,
+        rng: Union[random.Random, int],
+        *,
+        fallback: Callable[[random.Random], Bot] = HeuristicBot,
+    ) -> SamplingBot:
+        """The sampling bot with the defaults of earlier releases: 20 worlds, no clock, and
+        only the last 7 tricks searched (deterministic given ``rng``). A bot factory."""
+        return cls(
+            rng,
+            worlds=CLASSIC_WORLDS,
+            time_limit=None,
+            search_from=CLASSIC_SEARCH_FROM,
+            fallback=fallback,
+        )
+
     def __repr__(self) -> str:
         return (
             f"SamplingBot(<rng>, worlds={self.worlds!r}, time_limit={self.time_limit!r}, "
-            f"search_from={self.search_from!r})"
+            f"nodes={self.nodes!r}, search_from={self.search_from!r})"
         )
 
     def choose(self, view: cb.View) -> cb.Action:
@@ -212,18 +264,32 @@ class SamplingBot:
                 warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=3)
             return self._fallback(view, actions)
         drawn = 0
+        left = self.nodes
+        guesses: Optional[dict[cb.Play, int]] = None
         while self.worlds is None or drawn < self.worlds:
             if drawn:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
                 try:
                     world = sampler.sample(self.rng)
                 except cb.RulesetError:  # the generic path found no more: search what it found
                     break
-            values = action_values(world)
+            try:
+                values, used = _action_values(
+                    world, "SamplingBot", left, deadline or 0.0, guesses
+                )
+            except SearchLimitError:  # the budget ran out in this world: drop it
+                break
             for play in plays:
                 totals[play] += utility(rules, values[play])
+            guesses = values
             drawn += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            if left is not None:
+                left -= used
+                if left <= 0:
+                    break
+        if not drawn:
+            return self._fallback(view, actions)
         sign = 1 if view.seat == view.declarer else -1
         best = max(sign * total for total in totals.values())
         ties = [play for play in plays if sign * totals[play] == best]

@@ -17,8 +17,9 @@ The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
 cash. It is pure Python: the last six tricks take a millisecond or two, a
-whole deal of twelve tricks about half a second at the median and up to
-ten seconds for a close deal (``benchmarks/solver.py``). A build that
+whole deal of twelve tricks half a second to a second of CPU at the median
+and ten seconds or more for a close deal (``benchmarks/solver.py``; hands
+made lopsided by a random exchange are among the slowest). A build that
 compiles the search with mypyc runs the same code about two and a half
 times as fast (:data:`COMPILED` tells which one is installed;
 docs/bots.md says how to build it). The cyclic garbage collector is held
@@ -35,7 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 
@@ -45,7 +46,7 @@ from calabrasella.errors import SolveError
 from . import _solver_core as core
 from . import _solver_moves as moves
 
-__all__ = ["COMPILED", "Solution", "SolveError", "action_values", "solve"]
+__all__ = ["COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve"]
 
 #: Whether the search is compiled (a wheel built with mypyc) rather than pure
 #: Python. Both give the same results; the compiled one about 2.5 times as
@@ -111,6 +112,28 @@ def _quiet(search: core.Search) -> Iterator[None]:
         if enabled:
             gc.enable()
         moves.trim_caches()
+
+
+class SearchLimitError(SolveError):
+    """The search gave up: it passed its node limit (``max_nodes``) or its deadline."""
+
+
+def _set_limit(search: core.Search, max_nodes: int | None) -> None:
+    if max_nodes is not None:
+        if type(max_nodes) is not int or max_nodes < 1:
+            raise SolveError(f"max_nodes={max_nodes!r}: expected a positive int or None")
+        search.limit = max_nodes
+
+
+@contextlib.contextmanager
+def _limited(search: core.Search) -> Iterator[None]:
+    """Turn the search's NodeLimit into a SearchLimitError."""
+    try:
+        yield
+    except core.NodeLimit:
+        raise SearchLimitError(
+            f"the search gave up after {search.nodes} positions (its limit or deadline)"
+        ) from None
 
 
 def _root(state: object, function: str) -> _Root:
@@ -183,6 +206,29 @@ def _future_range(root: _Root, future: int) -> tuple[int, int]:
     return lo, hi
 
 
+#: Without a guess, MTD(f) climbs from the lowest value this many units a probe (a
+#: null-window probe below the value mostly returns just its threshold). 3 against 1:
+#: about a quarter fewer nodes on the first 8 random-exchange deals of
+#: benchmarks/solver.py, 6% fewer on 16 heuristic-exchange deals, but the same total
+#: (+0.2%) over the 50 random-exchange deals, more on 28 of them, fewer on 16.
+_STEP = 3
+
+
+def _mtd(test: Callable[[int], int], lo: int, hi: int, guess: int | None) -> int:
+    """The exact value in ``lo..hi`` by null-window tests (``test(t)`` fail-soft around
+    ``t``): from ``guess`` one unit at a time, else up from ``lo`` by :data:`_STEP`."""
+    step = _STEP if guess is None else 1
+    g = lo + 1 if guess is None else guess
+    while lo < hi:
+        g = max(lo + 1, min(g, hi))
+        v = test(g)
+        if v >= g:
+            lo, g = v, v + step
+        else:
+            hi, g = v, v
+    return lo
+
+
 class _Moves:
     """The mover's legal cards in classes of equivalent cards, each with bounds on its value.
 
@@ -248,31 +294,21 @@ class _Moves:
                 break
         return value
 
-    def exact(self, i: int) -> int:
-        """Class ``i``'s exact value (MTD(f) from what is known)."""
-        lo, hi = self.lo[i], self.hi[i]
-        g = lo + 1
-        while lo < hi:
-            g = max(lo + 1, min(g, hi))
-            v = self.test(i, g)
-            if v >= g:
-                lo, g = v, v + 1
-            else:
-                hi, g = v, v
-        return lo
+    def exact(self, i: int, guess: int | None = None) -> int:
+        """Class ``i``'s exact value (MTD(f) from what is known, or from ``guess``)."""
+        return _mtd(lambda t: self.test(i, t), self.lo[i], self.hi[i], guess)
 
-    def value(self) -> int:
-        """The state's exact value (MTD(f), upward)."""
-        lo, hi = 0, _TOTAL
-        g = 1
-        while lo < hi:
-            g = max(lo + 1, min(g, hi))
-            v = self.probe(g)
-            if v >= g:
-                lo, g = v, v + 1
-            else:
-                hi, g = v, v
-        return lo
+    def value(self, guess: int | None = None) -> int:
+        """The state's exact value (MTD(f), upward from 1 or from ``guess``)."""
+        return _mtd(self.probe, 0, _TOTAL, guess)
+
+    def one_best(self, lo: int, hi: int) -> int:
+        """One card of :meth:`best`: from a class the bounds already settle if there is one."""
+        declarer = self.mover == 0
+        for i, same in enumerate(self.classes):
+            if (self.lo[i] >= lo) if declarer else (self.hi[i] <= hi):
+                return same[0]
+        return self.best(lo, hi)[0]
 
     def best(self, lo: int, hi: int) -> list[int]:
         """The cards whose value keeps the result: at least ``lo`` for the declarer, at most
@@ -285,7 +321,14 @@ class _Moves:
         return sorted(found)
 
 
-def solve(state: cb.State, *, line: bool = False) -> Solution:
+def solve(
+    state: cb.State,
+    *,
+    line: bool = False,
+    all_best: bool = True,
+    guess: int | None = None,
+    max_nodes: int | None = None,
+) -> Solution:
     """Solve the rest of the play with every hand open.
 
     The declarer plays to maximise the card units he ends the deal with,
@@ -295,6 +338,16 @@ def solve(state: cb.State, *, line: bool = False) -> Solution:
         state: A state in the play phase, any ruleset and options.
         line: Also find one perfect line of play to the end
             (:attr:`Solution.best_line`); this costs a little more.
+        all_best: Find every best action (the default). With ``False``,
+            :attr:`Solution.best_actions` holds one best action only (one the
+            search has already proved best, not necessarily the first in
+            legal order), which is all a bot needs and saves proving each
+            other action best or not: up to half the work.
+        guess: A first guess of the declarer's units (the value of a
+            similar position, say): the search starts from it. Any int is
+            accepted and the answer is the same; a close guess saves work.
+        max_nodes: Give up (:class:`SearchLimitError`) after examining this
+            many positions (``None``: no limit).
 
     Returns:
         The declarer's units under perfect play, the mover's best actions and
@@ -302,7 +355,9 @@ def solve(state: cb.State, *, line: bool = False) -> Solution:
 
     Raises:
         SolveError: ``state`` is not a :class:`~calabrasella.State`, or not
-            in the play phase (the auction, the exchange, a finished deal).
+            in the play phase (the auction, the exchange, a finished deal);
+            ``guess`` is not an int or ``max_nodes`` not a positive int.
+        SearchLimitError: The search passed ``max_nodes``.
 
     Example:
         Seat 1 stood and leads to the eleventh trick with 9 units won. If
@@ -325,11 +380,17 @@ def solve(state: cb.State, *, line: bool = False) -> Solution:
     """
     root = _root(state, "solve")
     search = root.search
+    if guess is not None and type(guess) is not int:
+        raise SolveError(f"guess={guess!r}: expected an int or None")
+    _set_limit(search, max_nodes)
     hands, trick = root.hands, root.trick
-    with _quiet(search):
+    with _quiet(search), _limited(search):
         at_root = _Moves(search, hands, trick, root.leader)
-        future = at_root.value()
-        cards = set(at_root.best(*_future_range(root, future)))
+        future = at_root.value(None if guess is None else guess - root.won)
+        if all_best:
+            cards = set(at_root.best(*_future_range(root, future)))
+        else:
+            cards = {at_root.one_best(*_future_range(root, future))}
         path = _line(root, future) if line else ()
     best = tuple(
         action
@@ -389,16 +450,34 @@ def action_values(state: cb.State) -> dict[cb.Play, int]:
         ...
         calabrasella.errors.SolveError: action_values() needs a state in the play phase, not in BIDDING
     """
-    root = _root(state, "action_values")
+    return _action_values(state, "action_values", None, 0.0, None)[0]
+
+
+def _action_values(
+    state: cb.State,
+    function: str,
+    max_nodes: int | None,
+    deadline: float,
+    guesses: dict[cb.Play, int] | None,
+) -> tuple[dict[cb.Play, int], int]:
+    """:func:`action_values` and the nodes searched, with a node limit, a
+    ``perf_counter()`` deadline (0.0: none; either raises :class:`SearchLimitError`)
+    and a first guess of each play's value (its value in another world, say)."""
+    root = _root(state, function)
+    search = root.search
+    _set_limit(search, max_nodes)
+    search.deadline = deadline
     found: dict[int, int] = {}
-    with _quiet(root.search):
-        at_root = _Moves(root.search, root.hands, root.trick, root.leader)
+    with _quiet(search), _limited(search):
+        at_root = _Moves(search, root.hands, root.trick, root.leader)
         for i, same in enumerate(at_root.classes):
-            future = at_root.exact(i)
+            guess = None if guesses is None else guesses.get(_PLAYS[same[0]])
+            future = at_root.exact(i, None if guess is None else guess - root.won)
             for card in same:  # equivalent cards have equal values
                 found[card] = _final(root, future)
-    return {
+    values = {
         action: found[action.card.index]
         for action in cb.legal_actions(state)
         if isinstance(action, cb.Play)
     }
+    return values, search.nodes
