@@ -1,7 +1,7 @@
 """A heuristic bot that plays as the old books advise: :class:`HeuristicBot`.
 
-The advice is Foster's "Suggestions for Good Play" (after Cavendish, seed
-000 of the rules): the single player establishes his long suit and keeps his
+The advice is Foster's "Suggestions for Good Play" (Foster 1897, after
+Cavendish): the single player establishes his long suit and keeps his
 tenaces and cards of re-entry; the adversaries lead short suits up to him and
 long suits through him, and throw counting cards, aces above all, on their
 partner's tricks; both sides keep a winner for the last trick. One small
