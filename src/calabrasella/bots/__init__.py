@@ -16,8 +16,7 @@ Example:
 
 from __future__ import annotations
 
-from types import ModuleType as _ModuleType
-
+from .._public import public_dir as _public_dir
 from .base import Bot, BotError, RandomBot, regular_actions
 from .heuristic import HeuristicBot
 from .play import play_deal
@@ -68,11 +67,4 @@ def __dir__() -> list[str]:
 
     ``dir()`` would otherwise list what the package imports too (``annotations``, the ``from __future__`` import).
     """
-    submodules = {
-        name
-        for name, value in globals().items()
-        if isinstance(value, _ModuleType)
-        and value.__name__.startswith(f"{__name__}.")
-        and not name.startswith("_")
-    }
-    return sorted(set(__all__) | submodules)
+    return _public_dir(globals(), __all__)

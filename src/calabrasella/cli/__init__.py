@@ -37,11 +37,11 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType as _ModuleType
 from typing import Any, NoReturn
 
 import calabrasella as cb
 
+from .._public import public_dir as _public_dir
 from ._demo import DEFAULT_SEED, demo
 from ._play import (
     OPPONENTS,
@@ -418,11 +418,4 @@ def __dir__() -> list[str]:
 
     ``dir()`` would otherwise list what the package imports too (``argparse``, ``sys`` and the other modules and names it imports).
     """
-    submodules = {
-        name
-        for name, value in globals().items()
-        if isinstance(value, _ModuleType)
-        and value.__name__.startswith(f"{__name__}.")
-        and not name.startswith("_")
-    }
-    return sorted(set(__all__) | submodules)
+    return _public_dir(globals(), __all__)
