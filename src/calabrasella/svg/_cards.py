@@ -134,17 +134,7 @@ def draw_card(
     cv.open("g", transform=_place(x, y, scale))
     cv.add("title", card.code)
     edge, width = (s[mark], 3) if mark else (s["card_edge"], 1)
-    cv.add(
-        "rect",
-        x=0.5,
-        y=0.5,
-        width=CARD_W - 1,
-        height=CARD_H - 1,
-        rx=4,
-        fill=s["card"],
-        stroke=edge,
-        stroke_width=width,
-    )
+    _outline(cv, s["card"], edge, width)
     for flip in (False, True) if scale >= 0.7 else (False,):  # small cards: one corner index
         if flip:
             cv.open("g", transform=f"rotate(180 {num(CARD_W / 2)} {num(CARD_H / 2)})")
@@ -165,11 +155,8 @@ def draw_card(
     cv.close("g")
 
 
-def draw_back(cv: Canvas, x: float, y: float, *, scale: float = 1.0) -> None:
-    """Draw a face-down card (its back) with its top left corner at ``(x, y)``."""
-    s = cv.style
-    cv.open("g", transform=_place(x, y, scale))
-    cv.add("title", "a face-down card")
+def _outline(cv: Canvas, fill: str, edge: str, width: float) -> None:
+    """A card's rounded rectangle, face or back, in the card's own units."""
     cv.add(
         "rect",
         x=0.5,
@@ -177,10 +164,18 @@ def draw_back(cv: Canvas, x: float, y: float, *, scale: float = 1.0) -> None:
         width=CARD_W - 1,
         height=CARD_H - 1,
         rx=4,
-        fill=s["back"],
-        stroke=s["card_edge"],
-        stroke_width=1,
+        fill=fill,
+        stroke=edge,
+        stroke_width=width,
     )
+
+
+def draw_back(cv: Canvas, x: float, y: float, *, scale: float = 1.0) -> None:
+    """Draw a face-down card (its back) with its top left corner at ``(x, y)``."""
+    s = cv.style
+    cv.open("g", transform=_place(x, y, scale))
+    cv.add("title", "a face-down card")
+    _outline(cv, s["back"], s["card_edge"], 1)
     cv.add(
         "rect",
         x=5,
