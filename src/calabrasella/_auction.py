@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
+from ._memo import keep
 from .actions import BIDS, PASS, Action, Bid, Contract
 from .rulesets.base import Calls, Ruleset
 from .rulesets.steps import Step
@@ -101,9 +102,7 @@ def root(rules: Ruleset, dealer: int, order: tuple[int, ...]) -> Position:
     """Return the opening position of an auction under ``rules``."""
     entry = _ROOTS.get(id(rules))
     if entry is None or entry[0] is not rules:
-        if len(_ROOTS) >= _ROOTS_SIZE:
-            del _ROOTS[next(iter(_ROOTS))]
-        entry = _ROOTS[id(rules)] = (rules, {})
+        entry = keep(_ROOTS, id(rules), (rules, {}), _ROOTS_SIZE)
     key = (dealer, order)
     start = entry[1].get(key)
     if start is None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ._encoding_views import ALL, partner, scan, tricks_left
+from ._memo import keep
 from ._tricks import winning_play
 from .actions import Contract, Modifier
 from .phases import PLAYING, Phase
@@ -153,10 +154,7 @@ def _encode(view: View) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         known = _STAKES.get(key)
         if known is None or known[0] is not rules:
             of = getattr(rules, "stake", None)
-            known = (rules, of(contract, modifier) if of else 1)
-            if len(_STAKES) >= 256:
-                _STAKES.clear()
-            _STAKES[key] = known
+            known = keep(_STAKES, key, (rules, of(contract, modifier) if of else 1), 256)
         stake = known[1]
     if modifier is not None:
         bits |= _MODIFIER_BITS[id(modifier)]

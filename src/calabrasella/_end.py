@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _bits
+from ._memo import keep
 from .actions import Revoke
 from .phases import OVER
 from .rulesets._call_steps import forget_callable
@@ -18,7 +19,7 @@ _SUIT_UNITS = _bits._SUIT_UNITS
 
 # The results scored last, by ruleset and tally (a ruleset is a value and its
 # score hook a function of the tally, so an equal tally under the same ruleset
-# scores the same): a few thousand, then started afresh. Random play meets the
+# scores the same): the last few thousand, oldest dropped first. Random play meets the
 # same tallies again and again, and a result is an immutable value to share.
 _SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
 _SCORES_SIZE = 8192
@@ -80,9 +81,7 @@ def finish(state: State, last: int, *, abandoned: bool = False) -> State:
             stock_units, key[9], declarer_tricks, key[11], revokes[0], revokes[1], abandoned,
         )  # fmt: skip
         result = rules.score(tally)
-        if len(_SCORES) >= _SCORES_SIZE:
-            _SCORES.clear()
-        _SCORES[key] = (rules, result)
+        keep(_SCORES, key, (rules, result), _SCORES_SIZE)
     state._phase = OVER
     state._to_move = None
     state._result = result

@@ -21,6 +21,7 @@ from typing import Any
 import attrs
 
 from ._action_kinds import registered_class
+from ._memo import keep
 from .actions import (
     BIDS,
     CALLS,
@@ -258,9 +259,8 @@ def encode_rules(rules: Ruleset) -> Any:
     registered = _REGISTRY.get(name) is cls
     known = _ENCODED.get(id(rules))
     if known is None or known[0] is not rules or known[1] != registered:
-        if len(_ENCODED) >= _CACHE_SIZE:
-            del _ENCODED[next(iter(_ENCODED))]
-        known = _ENCODED[id(rules)] = (rules, registered, _encoding(rules, name) if registered else rules)
+        encoding = _encoding(rules, name) if registered else rules
+        known = keep(_ENCODED, id(rules), (rules, registered, encoding), _CACHE_SIZE)
     return known[2]
 
 
@@ -292,9 +292,7 @@ def decode_rules(encoded: Any) -> Ruleset:
     key = (cls, name, options)
     rules = _DECODED.get(key)
     if rules is None:
-        if len(_DECODED) >= _CACHE_SIZE:
-            del _DECODED[next(iter(_DECODED))]
-        rules = _DECODED[key] = find_ruleset(name, **dict(options))
+        rules = keep(_DECODED, key, find_ruleset(name, **dict(options)), _CACHE_SIZE)
     return rules
 
 
@@ -346,9 +344,7 @@ def encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tup
     if known is not None and known[0] is ex and known[1] is rules:
         return known[2]
     data = _encode_exchange(ex, rules, order)
-    if len(_EXCHANGES) >= _RECORDS_SIZE:
-        del _EXCHANGES[next(iter(_EXCHANGES))]
-    _EXCHANGES[id(ex)] = (ex, rules, data)
+    keep(_EXCHANGES, id(ex), (ex, rules, data), _RECORDS_SIZE)
     return data
 
 
@@ -398,9 +394,7 @@ def decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ...
     if known is not None and known[0] is rules:
         return known[1]
     ex = _decode_exchange(data, rules, order)
-    if len(_RECORDS) >= _RECORDS_SIZE:
-        del _RECORDS[next(iter(_RECORDS))]
-    _RECORDS[key] = (rules, ex)
+    keep(_RECORDS, key, (rules, ex), _RECORDS_SIZE)
     return ex
 
 

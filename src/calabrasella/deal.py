@@ -16,6 +16,7 @@ import attrs
 
 from . import _bits
 from ._auction import root
+from ._memo import keep
 from .cards import CardLike, CardSet
 from .errors import RecordError, RulesetError, SeatError, SeedError
 from .phases import BIDDING
@@ -154,9 +155,7 @@ def _deal_from(dealer: int, hands: tuple[int, ...], stock: int) -> Deal:
     key = (dealer, hands, stock)
     deal = _LOADED.get(key)
     if deal is None:
-        if len(_LOADED) >= 256:
-            del _LOADED[next(iter(_LOADED))]
-        deal = _LOADED[key] = _trusted_deal(dealer, hands, stock)
+        deal = keep(_LOADED, key, _trusted_deal(dealer, hands, stock), 256)
     return deal
 
 

@@ -18,6 +18,7 @@ import attrs
 from . import _encoding_views as _facts
 from . import _pictures, legal
 from ._auction import position_of
+from ._memo import keep
 from ._tricks import legal_plays
 from .actions import (
     Abandon,
@@ -446,9 +447,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     part = (fixed, None if plain else entries, cut, tuple(start))
     entry = _MEMO.get(id(ex))
     if entry is None or entry[0] is not ex:
-        if len(_MEMO) >= _MEMO_SIZE:
-            del _MEMO[next(iter(_MEMO))]
-        entry = _MEMO[id(ex)] = (ex, {})
+        entry = keep(_MEMO, id(ex), (ex, {}), _MEMO_SIZE)
     entry[1][seat] = part
     return part
 

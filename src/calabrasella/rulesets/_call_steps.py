@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .. import _bits
+from .._memo import keep
 from ..actions import (
     CALLS,
     GIVE_BACKS,
@@ -28,8 +29,8 @@ from .protocol import Exchange, Step, Work, card_actions, wrong_kind
 # The ruleset's answers of ``callable_cards`` by ruleset, contract and hand: a
 # ruleset is a value and its hooks functions of what they are given (the engine
 # remembers the auction's answers the same way), and a call asks three times,
-# when it starts, for its legal actions and when it applies. A few thousand,
-# then started afresh; the conformance kit clears it (``forget_callable``).
+# when it starts, for its legal actions and when it applies. The last few
+# thousand, oldest dropped first; the conformance kit clears it (``forget_callable``).
 _CALLABLE: dict[tuple[int, Contract, int], tuple[Any, int]] = {}
 _CALLABLE_SIZE = 4096
 
@@ -43,9 +44,7 @@ def _callable(work: Work) -> int:
     if known is not None and known[0] is rules:
         return known[1]
     allowed = rules.callable_cards(_cardset(hand), work.contract).mask & ~hand & _bits.FULL
-    if len(_CALLABLE) >= _CALLABLE_SIZE:
-        _CALLABLE.clear()
-    _CALLABLE[key] = (rules, allowed)
+    keep(_CALLABLE, key, (rules, allowed), _CALLABLE_SIZE)
     return allowed
 
 

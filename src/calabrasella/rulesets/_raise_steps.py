@@ -8,6 +8,7 @@ from typing import ClassVar
 import attrs
 
 from .. import _bits
+from .._memo import keep
 from ..actions import (
     PASS,
     RAISES,
@@ -65,7 +66,7 @@ class RaiseStep(Step):
 
 
 # Draw outcomes by their cards' mask, made once (actions are values, shared as
-# the engine shares its card actions); a few thousand at most, then started afresh.
+# the engine shares its card actions); the last few thousand, oldest dropped first.
 _DRAWS: dict[int, Draw] = {}
 _DRAWS_SIZE = 4096
 
@@ -73,9 +74,7 @@ _DRAWS_SIZE = 4096
 def _draw(mask: int) -> Draw:
     known = _DRAWS.get(mask)
     if known is None:
-        if len(_DRAWS) >= _DRAWS_SIZE:
-            _DRAWS.clear()
-        known = _DRAWS[mask] = Draw(_cardset(mask))
+        known = keep(_DRAWS, mask, Draw(_cardset(mask)), _DRAWS_SIZE)
     return known
 
 

@@ -12,6 +12,7 @@ import enum
 from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, ClassVar, NamedTuple, Optional
 
+from .._memo import keep
 from ..actions import (
     Action,
     Bid,
@@ -390,17 +391,12 @@ def card_actions(table: tuple[Action, ...], mask: int) -> tuple[Action, ...]:
 def _suit_table(
     table: tuple[Action, ...],
 ) -> tuple[tuple[Action, ...], tuple[tuple[Action, ...], ...]]:
-    if len(_SUIT_TABLES) >= _SUIT_TABLES_SIZE:
-        del _SUIT_TABLES[next(iter(_SUIT_TABLES))]
-    entry = _SUIT_TABLES[id(table)] = (
-        table,
-        tuple(
-            tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
-            for s in range(4)
-            for m in range(1024)
-        ),
+    parts = tuple(
+        tuple(table[10 * s + p] for p in range(10) if m >> p & 1)
+        for s in range(4)
+        for m in range(1024)
     )
-    return entry
+    return keep(_SUIT_TABLES, id(table), (table, parts), _SUIT_TABLES_SIZE)
 
 
 def wrong_kind(work: Work, action: object, expected: str) -> IllegalActionError:
