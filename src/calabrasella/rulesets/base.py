@@ -24,6 +24,7 @@ cannot be built.
 from __future__ import annotations
 
 import abc
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -122,7 +123,10 @@ class _RulesetMeta(abc.ABCMeta):
     (``attrs.evolve`` included); copying and unpickling do not come here.
 
     It then works out the private ``_play`` from the options (a ruleset is
-    frozen, so once is enough; a copy or a pickle carries it along).
+    frozen, so once is enough; a copy or a pickle carries it along), and
+    returns the ruleset already built with the same class and options if
+    there is one still in use (:func:`_interned`): ``cb.Cavendish() is
+    cb.CAVENDISH``.
     """
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
@@ -161,7 +165,34 @@ class _RulesetMeta(abc.ABCMeta):
                 else PLAY_FREE
             )
             object.__setattr__(rules, "_play", play)
+            return _interned(rules)
         return rules
+
+
+# Every ruleset built, by class and options, while it is in use: a ruleset equal to
+# one already built is that one (see _interned).
+_BUILT: weakref.WeakValueDictionary[tuple[Any, ...], Any] = weakref.WeakValueDictionary()
+
+
+def _interned(rules: Any) -> Any:
+    """Return the ruleset already built equal to ``rules`` (same class and options), if any.
+
+    The engine remembers the hooks' answers per ruleset *object*, so a ruleset
+    rebuilt from a record or a JSON document (equal, but a new object) would
+    otherwise start afresh and hold entries of its own in every cache: a
+    server that saves each deal's record grew by some 2 kB a deal that way.
+    Options that do not hash leave the ruleset as it is.
+    """
+    cls = rules.__class__
+    try:
+        key = (cls, *(getattr(rules, f.name) for f in attrs.fields(cls) if f.eq))
+        known = _BUILT.get(key)
+    except TypeError:  # an option that does not hash
+        return rules
+    if known is not None and known == rules:
+        return known
+    _BUILT[key] = rules
+    return rules
 
 
 @attrs.frozen(kw_only=True)
