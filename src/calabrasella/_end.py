@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _bits
-from ._memo import keep
+from ._memo import LARGEST, keep
 from .actions import Revoke
 from .phases import OVER
 from .rulesets._call_steps import forget_callable
@@ -19,10 +19,10 @@ _SUIT_UNITS = _bits._SUIT_UNITS
 
 # The results scored last, by ruleset and tally (a ruleset is a value and its
 # score hook a function of the tally, so an equal tally under the same ruleset
-# scores the same): the last few thousand, oldest dropped first. Random play meets the
+# scores the same): the last 2,048 (_memo.LARGEST), oldest dropped first. Random play meets the
 # same tallies again and again, and a result is an immutable value to share.
 _SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
-_SCORES_SIZE = 8192
+_SCORES_SIZE = LARGEST
 
 
 def forget(state: State) -> None:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import attrs
 
 from .. import _bits
-from .._memo import keep
+from .._memo import LARGEST, keep
 from ..actions import (
     CALLS,
     GIVE_BACKS,
@@ -29,10 +29,10 @@ from .protocol import Exchange, Step, Work, card_actions, wrong_kind
 # The ruleset's answers of ``callable_cards`` by ruleset, contract and hand: a
 # ruleset is a value and its hooks functions of what they are given (the engine
 # remembers the auction's answers the same way), and a call asks three times,
-# when it starts, for its legal actions and when it applies. The last few
-# thousand, oldest dropped first; the conformance kit clears it (``forget_callable``).
+# when it starts, for its legal actions and when it applies. The last
+# 2,048, oldest dropped first; the conformance kit clears it (``forget_callable``).
 _CALLABLE: dict[tuple[int, Contract, int], tuple[Any, int]] = {}
-_CALLABLE_SIZE = 4096
+_CALLABLE_SIZE = LARGEST
 
 
 def _callable(work: Work) -> int:

@@ -8,7 +8,7 @@ from typing import ClassVar
 import attrs
 
 from .. import _bits
-from .._memo import keep
+from .._memo import LARGEST, keep
 from ..actions import (
     PASS,
     RAISES,
@@ -66,9 +66,9 @@ class RaiseStep(Step):
 
 
 # Draw outcomes by their cards' mask, made once (actions are values, shared as
-# the engine shares its card actions); the last few thousand, oldest dropped first.
+# the engine shares its card actions); the last 2,048, oldest dropped first.
 _DRAWS: dict[int, Draw] = {}
-_DRAWS_SIZE = 4096
+_DRAWS_SIZE = LARGEST
 
 
 def _draw(mask: int) -> Draw:

@@ -1,0 +1,30 @@
+"""The engine's bounded caches: the oldest entry goes first, and none is larger than
+``_memo.LARGEST`` (larger dicts, churned, fragmented a long-running server's heap)."""
+
+from __future__ import annotations
+
+from calabrasella import _auction, _end, _memo, _pickle, views
+from calabrasella.rulesets import _call_steps, _raise_steps
+
+
+def test_keep_drops_the_oldest_entry_only_when_full() -> None:
+    cache: dict[int, str] = {}
+    for key in range(5):
+        assert _memo.keep(cache, key, str(key), 3) == str(key)
+    assert list(cache) == [2, 3, 4]
+    _memo.keep(cache, 3, "again", 3)  # a key already held: nothing is dropped
+    assert cache == {2: "2", 3: "again", 4: "4"}
+
+
+def test_no_cache_is_larger_than_largest() -> None:
+    sizes = [
+        _end._SCORES_SIZE,
+        _call_steps._CALLABLE_SIZE,
+        _raise_steps._DRAWS_SIZE,
+        views._MEMO_SIZE,
+        _auction._ROOTS_SIZE,
+        _pickle._RECORDS_SIZE,
+        _pickle._CACHE_SIZE,
+    ]
+    assert max(sizes) <= _memo.LARGEST == 2048
+
