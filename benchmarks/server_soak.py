@@ -12,14 +12,18 @@ deals, the messages per second both ways, and the process's resident memory
 draws, callable cards, view parts, decoded records: each capped by a size
 constant in its module). Memory is flat when finished deals are not kept.
 ``--clear-caches`` empties those caches at each tenth, to tell the server's
-own memory from theirs. The clients run in the same process as the server,
-so the rates are those of the pair.
+own memory from theirs. ``--warm N`` first plays N random deals in this
+process, with no server, so that the soak starts with the caches as full as
+a long-running server's: the memory it then measures is the server's own,
+plus what the caches still gain. The clients run in the same process as the
+server, so the rates are those of the pair.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import time
@@ -31,7 +35,7 @@ from calabrasella import _auction, _end, _pickle, views
 from calabrasella.rulesets import _call_steps, _raise_steps
 from calabrasella.server import Limits, Table
 
-#: The engine's bounded caches (each emptied when it reaches its module's size constant).
+#: The engine's bounded caches (each drops its oldest entry when it holds its module's size constant).
 CACHES: dict[str, dict[Any, Any]] = {
     "scores": _end._SCORES,
     "draws": _raise_steps._DRAWS,
@@ -95,8 +99,31 @@ async def client(port: int, seat: int, rng: random.Random, counts: Counts, stop:
             writer.transport.abort()
 
 
-async def soak(tables: int, deals: int, seconds: float, seed: int, clear: bool = False) -> None:
+def warm(deals: int, seed: int) -> None:
+    """Play ``deals`` random Cavendish deals in this process, to fill the engine's caches."""
+    rng = random.Random(seed)
+    for n in range(deals):
+        state = cb.new_deal(cb.CAVENDISH, dealer=n % 3, seed=rng)
+        while not state.is_over:
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+            else:
+                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+
+
+async def soak(
+    tables: int,
+    deals: int,
+    seconds: float,
+    seed: int,
+    clear: bool = False,
+    warmed: int = 0,
+    collect: bool = False,
+) -> None:
     """Run the soak and print its figures."""
+    if warmed:
+        warm(warmed, seed)
+        print(f"warmed with {warmed} random deals: {cache_entries()} entries cached")
     counts = Counts()
     stop = asyncio.Event()
     limits = Limits(rate=1e6, burst=10**6)  # the clients are machines: no throttling
@@ -124,6 +151,8 @@ async def soak(tables: int, deals: int, seconds: float, seed: int, clear: bool =
         await asyncio.sleep(0.05)
         if counts.deals >= next_mark or stop.is_set():
             took = time.monotonic() - started
+            if collect:
+                gc.collect()
             rate = (counts.received + counts.sent) / took
             rows.append((counts.deals, rss_kib()))
             print(f"{counts.deals:>8} {took:>8.1f} {rate:>9.0f} {counts.deals / took:>8.1f} "
@@ -153,8 +182,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--clear-caches", action="store_true",
                         help="empty the engine's bounded caches at each tenth")  # fmt: skip
+    parser.add_argument("--warm", type=int, default=0, metavar="N",
+                        help="first fill the caches with N random deals, no server")  # fmt: skip
+    parser.add_argument("--collect", action="store_true",
+                        help="run the cyclic garbage collector before each reading")  # fmt: skip
     args = parser.parse_args()
-    asyncio.run(soak(args.tables, args.deals, args.seconds, args.seed, args.clear_caches))
+    options = (args.clear_caches, args.warm, args.collect)
+    asyncio.run(soak(args.tables, args.deals, args.seconds, args.seed, *options))
 
 
 if __name__ == "__main__":
