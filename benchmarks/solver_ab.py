@@ -11,8 +11,12 @@ as ``solver.py`` makes it) is solved by both, in alternating order, and
 their results must agree. Prints one line per deal, then the medians,
 maxima and totals of CPU time and nodes.
 
+With ``--one-best`` both solve for the value and one best action only
+(``solve(state, all_best=False)``, what a bot asks); then only the values
+must agree (either action may be named).
+
 usage: python benchmarks/solver_ab.py --old REV [--deals N] [--tricks T]
-       [--exchange first|random|heuristic] [--seed S]
+       [--exchange first|random|heuristic] [--seed S] [--one-best]
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ _IMPORTS = {
 }
 
 
-def load_old(rev: str) -> Callable[[cb.State], Any]:
+def load_old(rev: str) -> Callable[..., Any]:
     """Return the ``solve`` of the solver's files at git revision ``rev``."""
     root = Path(__file__).resolve().parent.parent
     for name, loaded_as in _FILES.items():
@@ -77,6 +81,7 @@ def main() -> None:
     parser.add_argument("--tricks", type=int, default=12, help="tricks left when solving (12)")
     parser.add_argument("--exchange", choices=("first", "random", "heuristic"), default="first")
     parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
+    parser.add_argument("--one-best", action="store_true", help="solve(all_best=False)")
     args = parser.parse_args()
     solvers = {"old": load_old(args.old), "new": new_solver.solve}
     times: dict[str, list[float]] = {"old": [], "new": []}
@@ -89,10 +94,13 @@ def main() -> None:
         for which in ("old", "new") if i % 2 else ("new", "old"):
             gc.collect()
             cpu = time.process_time()
-            solution = solvers[which](state)
+            solution = solvers[which](state, all_best=not args.one_best)
             times[which].append(time.process_time() - cpu)
             nodes[which].append(solution.nodes)
-            found[which] = (solution.declarer_units, [str(a) for a in solution.best_actions])
+            found[which] = (
+                solution.declarer_units,
+                [] if args.one_best else [str(a) for a in solution.best_actions],
+            )
         if found["old"] != found["new"]:
             raise SystemExit(f"seed {seed}: the versions disagree: {found}")
         print(
@@ -103,6 +111,7 @@ def main() -> None:
     built = "compiled" if new_solver.COMPILED else "pure Python"
     print(
         f"{args.deals} deals, {args.tricks} tricks, {args.exchange} exchange, "
+        f"{'one best action, ' if args.one_best else ''}"
         f"old = {args.old} (pure Python), new = installed ({built}):"
     )
     print(

@@ -10,7 +10,10 @@ first, from ``calabrasella.bots._solver_moves``. Suit numbering as in
 
 from __future__ import annotations
 
+import pytest
+
 import calabrasella as cb
+from calabrasella.bots import _solver_core as core
 from calabrasella.bots import _solver_moves as moves
 
 INDEX = {card.code: card.index for card in cb.DECK}
@@ -137,3 +140,41 @@ def test_the_search_asks_for_mode_3_after_the_declarers_lead() -> None:
     hands = (hand("Kd 3s"), hand("Ah Kh 4h"), hand("Ad 5d 3h"))  # after the lead of Qd
     order = Search(3, True).candidates(hands, 0, (INDEX["Qd"],))
     assert names(order) == ["Ah", "Kh", "4h"]
+
+
+def _search_value(state: cb.State, history: bool) -> tuple[int, int]:
+    """The declarer's final units and the nodes, by one Search from a trick's start."""
+    from calabrasella.bots.solver import _root
+
+    root = _root(state, "solve")
+    assert not root.trick and not root.net_revokes
+    search = core.Search(root.search.bonus, root.search.follow, history=history)
+    return root.won + search.value(*root.hands, root.leader), search.nodes
+
+
+@pytest.mark.parametrize("seed", [202, 203])
+def test_history_ordering_against_a_plain_alpha_beta(seed: int) -> None:
+    """Six tricks left (the first trick's leads ordered by their history): the search's
+    units are the plain alpha-beta's (tests/unit/test_solver_options.py)."""
+    from test_solver_options import alphabeta, random_play_state
+
+    state = random_play_state((cb.CAVENDISH, cb.CALABRESELLA)[seed % 2], seed, 6)
+    assert core.HISTORY_FROM <= 6
+    assert _search_value(state, True)[0] == alphabeta(state, -1, 36)
+
+
+def test_history_ordering_changes_the_speed_only() -> None:
+    """Eight tricks left: the same units with the history as without it (the order
+    the search used before), over other numbers of nodes on some of the deals."""
+    from test_solver_options import random_play_state
+
+    differ = 0
+    for seed in range(6):
+        state = random_play_state((cb.CAVENDISH, cb.CALABRESELLA)[seed % 2], 300 + seed, 8)
+        (value, nodes), (plain, plain_nodes) = (
+            _search_value(state, True),
+            _search_value(state, False),
+        )
+        assert value == plain, seed
+        differ += nodes != plain_nodes
+    assert differ  # the history is used
