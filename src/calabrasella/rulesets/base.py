@@ -204,6 +204,13 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     change options with ``attrs.evolve``. The class attributes :attr:`name`
     and :attr:`version` identify the rules in records.
 
+    A ruleset is a value, and an equal one is the same object: building a
+    ruleset with the class and options of one already in use (by hand, by
+    ``attrs.evolve``, from a record or a JSON document) returns that one, so
+    ``cb.Cavendish() is cb.CAVENDISH``, and what the engine remembers of its
+    hooks' answers is shared (options that do not hash build a new object;
+    an unpickled ruleset is a new object, equal to the first).
+
     Building one with an option it does not have, without an option that
     has no default, or with options by position raises
     :class:`~calabrasella.errors.RulesetOptionError` (a :class:`RulesetError`
