@@ -3,8 +3,6 @@ hold one set of entries for them however often a record or a document rebuilds t
 
 from __future__ import annotations
 
-import random
-
 import attrs
 import pytest
 
@@ -13,14 +11,7 @@ from calabrasella import _auction, _end
 
 
 def _random_deal(rules: cb.Ruleset, seed: int) -> cb.State:
-    rng = random.Random(seed)
-    state = cb.new_deal(rules, dealer=seed % 3, seed=seed)
-    while not state.is_over:
-        if state.is_chance:
-            state = cb.apply(state, cb.sample_chance(state, rng))
-        else:
-            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
-    return state
+    return cb.rollout(cb.new_deal(rules, dealer=seed % 3, seed=seed), seed)
 
 
 @pytest.mark.parametrize("rules", [cb.CAVENDISH, cb.CALABRESELLA])
