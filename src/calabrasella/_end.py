@@ -19,8 +19,9 @@ _SUIT_UNITS = _bits._SUIT_UNITS
 
 # The results scored last, by ruleset and tally (a ruleset is a value and its
 # score hook a function of the tally, so an equal tally under the same ruleset
-# scores the same): the last 2,048 (_memo.LARGEST), oldest dropped first. Random play meets the
-# same tallies again and again, and a result is an immutable value to share.
+# scores the same): the last 2,048 (_memo.LARGEST), oldest dropped first.
+# Random play meets the same tallies again and again, and a result is an
+# immutable value to share.
 _SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
 _SCORES_SIZE = LARGEST
 
