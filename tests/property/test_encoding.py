@@ -18,18 +18,7 @@ import calabrasella as cb
 from calabrasella import encoding as enc
 from calabrasella.actions import JsonValue
 from calabrasella.bots.sampling import Sampler
-
-#: An option grid beyond the presets: table mode, four seats, two-card packets,
-#: any card allowed, the face-down give-back, every auction.
-GRID: tuple[cb.Ruleset, ...] = (
-    cb.CAVENDISH,
-    cb.CALABRESELLA,
-    cb.Cavendish(irregularities="record"),
-    cb.Cavendish(players=4, packet=2, first_lead="after_declarer", irregularities="record"),
-    cb.Calabresella(players=4, give_back="face_down", auction="until_two_pass"),
-    cb.Calabresella(follow_suit=False, callable="threes_then_twos", solo_monte_exposed=False),
-    cb.Calabresella(first_lead="eldest_except_solissimo", stramazzo="no_points", dealer_shares=True),
-)
+from grids import OPTION_GRID
 
 
 def _check_ids(state: cb.State) -> None:
@@ -64,7 +53,7 @@ def test_ids_round_trip_over_the_option_grid() -> None:
     """The same over fixed deals of an option grid that holds table mode and four seats."""
     checked = 0
     table_ids: set[int] = set()
-    for rules, seed in itertools.product(GRID, range(6)):
+    for rules, seed in itertools.product(OPTION_GRID, range(6)):
         rng = random.Random(seed)
         state = cb.new_deal(rules, dealer=seed % rules.players, seed=seed)
         while not state.is_over:
@@ -107,7 +96,7 @@ def _observation_worlds(rules: cb.Ruleset, seeds: range, worlds: int) -> tuple[i
 def test_observations_are_equal_in_worlds_the_seat_cannot_tell_apart() -> None:
     """Thousands of views over the option grid: each sampled world gives the seat the same vector."""
     compared = differed = 0
-    for rules in GRID:
+    for rules in OPTION_GRID:
         c, d = _observation_worlds(rules, range(3), 2)
         compared += c
         differed += d

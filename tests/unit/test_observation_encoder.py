@@ -19,19 +19,9 @@ import pytest
 
 import calabrasella as cb
 from calabrasella import encoding as enc
+from grids import OPTION_GRID
 
 np = pytest.importorskip("numpy")
-
-RULES = (
-    cb.CAVENDISH,
-    cb.CALABRESELLA,
-    cb.Cavendish(irregularities="record"),
-    cb.Cavendish(players=4, packet=2, first_lead="after_declarer", irregularities="record"),
-    cb.Calabresella(players=4, give_back="face_down", auction="until_two_pass"),
-    cb.Calabresella(follow_suit=False, callable="threes_then_twos", solo_monte_exposed=False),
-    cb.Calabresella(first_lead="eldest_except_solissimo", stramazzo="no_points", dealer_shares=True),
-)
-
 
 def _in_play(view: cb.View) -> list[int]:
     n = view.rules.players
@@ -144,7 +134,7 @@ def test_the_encoder_equals_the_reference_over_thousands_of_views() -> None:
     """Both games, table mode and four seats: the list and the array equal the reference,
     views taken deal by deal and then again in a shuffled order (the encoder keeps what it
     read of recent histories: no order of calls may change a vector)."""
-    views = [v for rules in RULES for seed in range(6) for v in deal_views(rules, seed)]
+    views = [v for rules in OPTION_GRID for seed in range(6) for v in deal_views(rules, seed)]
     assert len(views) > 3000
     expected = [reference(v) for v in views]
     for view, want in zip(views, expected):
@@ -193,7 +183,7 @@ def test_each_array_is_a_new_one() -> None:
     assert mask.dtype == np.int8 and mask.flags.writeable
 
 
-@pytest.mark.parametrize("rules", RULES, ids=lambda r: repr(r)[:50])
+@pytest.mark.parametrize("rules", OPTION_GRID, ids=lambda r: repr(r)[:50])
 def test_the_view_helpers_are_the_encoding_functions(rules: cb.Ruleset) -> None:
     """``view.cards_played`` ... ``view.tricks_left`` say what the encoding's functions say,
     and agree with the reference's reading of the history."""
