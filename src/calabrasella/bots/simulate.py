@@ -14,6 +14,11 @@ integer sums do not care in which order they are added, so the summary is
 identical whether the deals run serially, on a process pool, or on a
 cluster.
 
+**In parts.** ``simulate(..., first=300)`` plays deals 300 onwards as a run
+from 0 would; a :class:`Summary` says which deals it covers (``spans``), and
+summaries of one experiment add up (``a + b``) to the summary of one run
+over all their deals, so a long run can be played in sessions or machines.
+
 **Executors.** Pass any object with the ``concurrent.futures.Executor``
 ``submit`` method whose futures ``concurrent.futures.as_completed`` can wait
 on: a ``ProcessPoolExecutor``, Dask's ``distributed.Client().get_executor()``,
@@ -55,8 +60,8 @@ import hashlib
 import itertools
 import math
 import random
-from collections.abc import Callable, Sequence
-from typing import IO, Optional
+from collections.abc import Callable, Iterable, Sequence
+from typing import IO, Any, Optional
 
 import attrs
 
@@ -183,6 +188,18 @@ class _Totals:
         self.won[declarer] += result.declarer_won
         if result.bonus is not None:
             self.bonuses[result.bonus.value] = self.bonuses.get(result.bonus.value, 0) + 1
+
+    @classmethod
+    def of(cls, summary: Summary) -> _Totals:
+        """The totals ``summary`` was made from."""
+        totals = cls(len(summary.players))
+        totals.deals, totals.void = summary.deals, summary.void_deals
+        totals.contracts = {c.name: [c.deals, c.declarer_wins] for c in summary.contracts}
+        totals.bonuses = dict(summary.bonuses)
+        for k, p in enumerate(summary.players):
+            totals.sums[k], totals.squares[k] = p.total, p.squares
+            totals.declared[k], totals.won[k] = p.declared, p.declarer_wins
+        return totals
 
     def merge(self, other: _Totals) -> None:
         self.deals += other.deals
@@ -327,9 +344,43 @@ class PlayerStats:
         return (self.mean - half, self.mean + half)
 
 
+def _all_deals(summary: Summary) -> tuple[tuple[int, int], ...]:
+    return ((0, summary.deals),) if summary.deals else ()
+
+
+def _check_spans(summary: Summary, _: object, spans: Any) -> None:
+    try:
+        good = all(type(x) is int and x >= 0 for span in spans for x in span)
+        good = good and all(start < stop for start, stop in spans) and _join(spans) == spans
+        good = good and sum(stop - start for start, stop in spans) == summary.deals
+    except (BotError, TypeError, ValueError):  # overlapping, or not pairs
+        good = False
+    if not good:
+        raise BotError(
+            f"spans={spans!r}: expected sorted (start, stop) ranges of deal numbers, neither "
+            f"overlapping nor adjacent, covering deals={summary.deals!r} deals"
+        )
+
+
+def _join(spans: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Sort ranges of deal numbers and join adjacent ones; refuse overlapping ones."""
+    joined: list[tuple[int, int]] = []
+    for start, stop in sorted(spans):
+        if joined and start < joined[-1][1]:
+            raise BotError(f"cannot add summaries: deal {start} is in both")
+        if joined and start == joined[-1][1]:
+            joined[-1] = (joined[-1][0], stop)
+        else:
+            joined.append((start, stop))
+    return tuple(joined)
+
+
 @attrs.frozen
 class Summary:
     """What :func:`simulate` found.
+
+    Summaries of one experiment (rules, seed, rotation, player names) add
+    up: ``a + b`` is the summary of one run over the deals of both.
 
     Attributes:
         rules: The ruleset played.
@@ -342,6 +393,9 @@ class Summary:
             ``(Bonus value, count)``: ``"cappotto"``, ``"stramazzo"``,
             ``"all_points"`` (Cavendish's 35-0 double).
         void_deals: Deals everybody passed.
+        spans: The deal numbers played, as ranges ``(start, stop)``, sorted,
+            adjacent ones joined: ``((300, 600),)`` for ``first=300, deals=300``;
+            by default ``((0, deals),)``. (:class:`BotError` if not so.)
     """
 
     rules: cb.Ruleset
@@ -352,12 +406,22 @@ class Summary:
     contracts: tuple[ContractStats, ...]
     bonuses: tuple[tuple[str, int], ...]
     void_deals: int
+    spans: tuple[tuple[int, int], ...] = attrs.field(
+        default=attrs.Factory(_all_deals, takes_self=True), validator=_check_spans
+    )
 
     @classmethod
     def _of(
-        cls, rules: cb.Ruleset, seed: int, rotate: bool, names: Sequence[str], totals: _Totals
+        cls,
+        rules: cb.Ruleset,
+        seed: int,
+        rotate: bool,
+        names: Sequence[str],
+        totals: _Totals,
+        spans: tuple[tuple[int, int], ...],
     ) -> Summary:
         order = {c.value: k for k, c in enumerate(rules.contracts)}
+        figures = zip(totals.sums, totals.squares, totals.declared, totals.won)
 
         def place(name: str) -> tuple[int, str]:
             return (order.get(name.split()[0], len(order)), name)
@@ -367,24 +431,52 @@ class Summary:
             seed=seed,
             deals=totals.deals,
             rotate=rotate,
-            players=tuple(
-                PlayerStats(
-                    name=names[p],
-                    deals=totals.deals,
-                    total=totals.sums[p],
-                    squares=totals.squares[p],
-                    declared=totals.declared[p],
-                    declarer_wins=totals.won[p],
-                )
-                for p in range(len(names))
-            ),
+            players=tuple(PlayerStats(name, totals.deals, *f) for name, f in zip(names, figures)),
             contracts=tuple(
                 ContractStats(name, *totals.contracts[name])
                 for name in sorted(totals.contracts, key=place)
             ),
             bonuses=tuple(sorted(totals.bonuses.items())),
             void_deals=totals.void,
+            spans=spans,
         )
+
+    def __add__(self, other: object) -> Summary:
+        """Return the summary of the deals of both: ``a + b``.
+
+        It is the summary :func:`simulate` gives for one run over all their
+        deals (field for field), whatever the order of adding.
+
+        Raises:
+            BotError: The two differ in rules, seed, rotation or player names
+                (the message says which), or both cover a deal.
+
+        Example:
+            >>> import calabrasella as cb
+            >>> from calabrasella.bots.base import RandomBot
+            >>> head = simulate(cb.CAVENDISH, [RandomBot] * 3, 4, seed=1)
+            >>> tail = simulate(cb.CAVENDISH, [RandomBot] * 3, 2, seed=1, first=4)
+            >>> tail.spans, (head + tail).spans
+            (((4, 6),), ((0, 6),))
+            >>> head + tail == simulate(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1)
+            True
+        """
+        if not isinstance(other, Summary):
+            return NotImplemented
+        names = tuple(p.name for p in self.players)
+        pairs = {
+            "rules": (self.rules, other.rules),
+            "seed": (self.seed, other.seed),
+            "rotate": (self.rotate, other.rotate),
+            "player names": (names, tuple(p.name for p in other.players)),
+        }
+        differ = [f"{what} ({a!r} and {b!r})" for what, (a, b) in pairs.items() if a != b]
+        if differ:
+            raise BotError(f"cannot add summaries of different runs: {'; '.join(differ)} differ")
+        spans = _join(self.spans + other.spans)
+        totals = _Totals.of(self)
+        totals.merge(_Totals.of(other))
+        return Summary._of(self.rules, self.seed, self.rotate, names, totals, spans)
 
     def table(self) -> str:
         """Return the summary as a plain-text table.
@@ -395,9 +487,19 @@ class Summary:
             >>> summary = simulate(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1)
             >>> print(summary.table().splitlines()[0])
             cavendish: 6 deals, seed 1, seats rotated
+
+        Deals other than ``0`` to ``deals - 1`` are listed by number:
+
+            >>> later = simulate(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1, first=10)
+            >>> print(later.table().splitlines()[0])
+            cavendish: 6 deals, nos. 10-15, seed 1, seats rotated
         """
         rotation = "seats rotated" if self.rotate else "fixed seats"
-        lines = [f"{self.rules.name}: {self.deals} deals, seed {self.seed}, {rotation}", ""]
+        nos = ", ".join(f"{a}-{b - 1}" if b - a > 1 else str(a) for a, b in self.spans)
+        deals = f"{self.deals} deals" + (
+            "" if self.spans == ((0, self.deals),) else f", nos. {nos}"
+        )
+        lines = [f"{self.rules.name}: {deals}, seed {self.seed}, {rotation}", ""]
         width = max(
             [6, *(len(p.name) + 2 for p in self.players), *(len(c.name) for c in self.contracts)]
         )
@@ -437,6 +539,7 @@ def simulate(
     progress: Optional[Progress] = None,
     chunk_size: Optional[int] = None,
     names: Optional[Sequence[str]] = None,
+    first: int = 0,
 ) -> Summary:
     """Play ``deals`` deals between bots and return their :class:`Summary`.
 
@@ -457,13 +560,16 @@ def simulate(
         progress: Called as ``progress(done, total)`` after each chunk.
         chunk_size: Deals per chunk (default: about 64 chunks, at most 500 each).
         names: The players' names in the table (default: :func:`bot_name`).
+        first: The number of the first deal: deals ``first`` to
+            ``first + deals - 1`` are played, each as a run from 0 plays it,
+            so runs of consecutive parts add up (``a + b``) to one run.
 
     Returns:
         The summary.
 
     Raises:
-        BotError: Not one factory (or name) per player, or ``deals`` or
-            ``chunk_size`` below 1.
+        BotError: Not one factory (or name) per player, ``deals`` or
+            ``chunk_size`` below 1, or ``first`` below 0.
         SeedError: ``seed`` is not an int.
 
     Example:
@@ -479,6 +585,8 @@ def simulate(
         raise BotError(f"{players} bot factories needed (one per player), {len(factories)} given")
     if type(deals) is not int or deals < 1:
         raise BotError(f"deals={deals!r}: expected an int, at least 1")
+    if type(first) is not int or first < 0:
+        raise BotError(f"first={first!r}: expected an int, at least 0 (a deal number)")
     if type(seed) is not int:
         raise cb.SeedError(f"seed={seed!r}: expected an int")
     labels = tuple(names) if names is not None else tuple(bot_name(f) for f in factories)
@@ -487,7 +595,8 @@ def simulate(
     size = chunk_size if chunk_size is not None else min(_MAX_CHUNK, -(-deals // _CHUNKS))
     if type(size) is not int or size < 1:
         raise BotError(f"chunk_size={chunk_size!r}: expected an int, at least 1")
-    spans = [(start, min(start + size, deals)) for start in range(0, deals, size)]
+    end = first + deals
+    spans = [(start, min(start + size, end)) for start in range(first, end, size)]
     totals = _Totals(players)
     done = 0
     if executor is None:
@@ -506,7 +615,7 @@ def simulate(
             done += futures[future]
             if progress is not None:
                 progress(done, deals)
-    return Summary._of(rules, seed, rotate, labels, totals)
+    return Summary._of(rules, seed, rotate, labels, totals, ((first, end),))
 
 
 class ProgressBar:
