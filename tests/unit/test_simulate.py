@@ -5,10 +5,12 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import io
+import itertools
 import math
 import statistics
 from collections import Counter
 
+import attrs
 import pytest
 
 import calabrasella as cb
@@ -216,3 +218,136 @@ def test_a_summary_is_a_comparable_value() -> None:
     a = simulate(cb.CAVENDISH, [RandomBot] * 3, 4, seed=2)
     b = simulate(cb.CAVENDISH, [RandomBot] * 3, 4, seed=2)
     assert isinstance(a, Summary) and a == b
+
+
+# --- runs in parts -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", [cb.CAVENDISH, cb.CALABRESELLA], ids=lambda r: r.name)
+@pytest.mark.parametrize("factories", [(RandomBot,) * 3, MIXED], ids=["random", "mixed"])
+def test_two_parts_add_up_to_one_run_over_both(
+    rules: cb.Ruleset, factories: tuple[type[RandomBot], ...]
+) -> None:
+    """Deals 0-4 plus deals 5-11, in either order, are field for field deals 0-11."""
+    whole = simulate(rules, factories, 12, seed=6)
+    head = simulate(rules, factories, 5, seed=6)
+    tail = simulate(rules, factories, 7, seed=6, first=5)
+    assert (head.spans, tail.spans, whole.spans) == (((0, 5),), ((5, 12),), ((0, 12),))
+    assert head + tail == whole
+    assert tail + head == whole
+    assert head != whole and tail != whole
+
+
+def test_parts_that_do_not_touch_add_up_in_any_order() -> None:
+    """Deals 0-2, 7-11 and 3-6 added in every order give the one run; two alone keep a gap."""
+    whole = simulate(cb.CALABRESELLA, MIXED, 12, seed=3, chunk_size=4)
+    parts = [
+        simulate(cb.CALABRESELLA, MIXED, 3, seed=3),
+        simulate(cb.CALABRESELLA, MIXED, 5, seed=3, first=7, chunk_size=2),
+        simulate(cb.CALABRESELLA, MIXED, 4, seed=3, first=3),
+    ]
+    gapped = parts[0] + parts[1]
+    assert gapped.spans == ((0, 3), (7, 12)) and gapped.deals == 8
+    for a, b, c in itertools.permutations(parts):
+        assert (a + b) + c == whole
+        assert a + (b + c) == whole
+
+
+def test_a_part_plays_the_deals_a_long_run_plays_under_those_numbers() -> None:
+    """first=9: the payments are those of deals 9-11 replayed alone (seeds and seats)."""
+    part = simulate(cb.CAVENDISH, MIXED, 3, seed=8, first=9)
+    totals = [0, 0, 0]
+    for index in range(9, 12):
+        final, seats = replay_deal(cb.CAVENDISH, MIXED, seed=8, index=index)
+        assert final.result is not None
+        for seat, payment in enumerate(final.result.payments):
+            totals[seats[seat]] += payment
+    assert [p.total for p in part.players] == totals
+    assert part.deals == 3 and part.spans == ((9, 12),)
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"seed": 4}, "seed"),
+        ({"rotate": False}, "rotate"),
+        ({"names": ["x", "random", "random"]}, "player names"),
+        ({"rules": cb.CAVENDISH}, "rules"),
+        ({"first": 2}, "deal 2 is in both"),
+        ({"first": 0}, "deal 0 is in both"),
+    ],
+)
+def test_summaries_of_different_runs_or_the_same_deals_do_not_add(
+    change: dict[str, object], words: str
+) -> None:
+    """A different seed, rotation, names or rules, or a deal in both: BotError naming it."""
+    base: dict[str, object] = {"rules": cb.CALABRESELLA, "seed": 3, "first": 5}
+    first = simulate(cb.CALABRESELLA, MIXED, 5, seed=3)
+    other = {**base, **change}
+    second = simulate(
+        other.pop("rules"),  # type: ignore[arg-type]
+        MIXED,
+        4,
+        **other,  # type: ignore[arg-type]
+    )
+    with pytest.raises(BotError, match=words):
+        first + second
+    with pytest.raises(BotError, match=words):
+        second + first
+
+
+def test_only_summaries_add_to_summaries() -> None:
+    """Adding anything else is Python's TypeError for an unsupported operand."""
+    summary = simulate(cb.CAVENDISH, [RandomBot] * 3, 2, seed=1)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        summary + 1  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("first", [-1, 1.5, True, "3", None])
+def test_first_must_be_a_deal_number(first: object) -> None:
+    """first is an int at least 0, else a BotError naming it."""
+    with pytest.raises(BotError, match="first="):
+        simulate(cb.CAVENDISH, [RandomBot] * 3, 2, seed=1, first=first)  # type: ignore[arg-type]
+
+
+def test_the_table_names_the_deals_unless_they_are_the_first_n() -> None:
+    """The sum of parts prints as the one run; a gap or a late start lists the deal numbers."""
+    whole = simulate(cb.CAVENDISH, MIXED, 8, seed=2)
+    head = simulate(cb.CAVENDISH, MIXED, 3, seed=2)
+    middle = simulate(cb.CAVENDISH, MIXED, 4, seed=2, first=3)
+    last = simulate(cb.CAVENDISH, MIXED, 1, seed=2, first=7)
+    assert (head + middle + last).table() == whole.table()
+    assert whole.table().startswith("cavendish: 8 deals, seed 2, seats rotated\n")
+    gapped = (head + last).table().splitlines()[0]
+    assert gapped == "cavendish: 4 deals, nos. 0-2, 7, seed 2, seats rotated"
+    assert middle.table().splitlines()[0] == "cavendish: 4 deals, nos. 3-6, seed 2, seats rotated"
+
+
+@pytest.mark.parametrize(
+    "spans",
+    [
+        ((0, 3), (3, 6)),  # adjacent, not joined
+        ((3, 6), (0, 3)),  # not sorted
+        ((0, 4), (2, 6)),  # overlapping
+        ((0, 5),),  # 5 deals, not 6
+        ((-1, 5),),
+        ((0, 6, 9),),
+        [(0, 6)],
+        ((0, "6"),),
+        ((4, 4), (0, 6)),
+    ],
+)
+def test_a_summary_refuses_spans_that_are_not_its_deals(spans: object) -> None:
+    """spans are sorted, joined, disjoint ranges counting the deals; else a BotError."""
+    summary = simulate(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1)
+    assert attrs.evolve(summary, spans=((0, 6),)) == summary
+    with pytest.raises(BotError, match="spans="):
+        attrs.evolve(summary, spans=spans)  # type: ignore[arg-type]
+
+
+def test_a_summary_made_without_spans_covers_deals_0_to_n() -> None:
+    """Summary(...) without spans (as before spans existed) covers deals 0 to deals - 1."""
+    summary = simulate(cb.CAVENDISH, [RandomBot] * 3, 5, seed=1)
+    fields = attrs.asdict(summary, recurse=False)
+    del fields["spans"]
+    assert Summary(**fields).spans == ((0, 5),)

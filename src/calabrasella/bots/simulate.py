@@ -441,7 +441,7 @@ class Summary:
             spans=spans,
         )
 
-    def __add__(self, other: object) -> Summary:
+    def __add__(self, other: Summary) -> Summary:
         """Return the summary of the deals of both: ``a + b``.
 
         It is the summary :func:`simulate` gives for one run over all their
