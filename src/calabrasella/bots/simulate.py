@@ -380,7 +380,8 @@ class Summary:
     """What :func:`simulate` found.
 
     Summaries of one experiment (rules, seed, rotation, player names) add
-    up: ``a + b`` is the summary of one run over the deals of both.
+    up: ``a + b`` is the summary of one run over the deals of both, in
+    either order (``BotError`` if they differ, naming what, or share a deal).
 
     Attributes:
         rules: The ruleset played.
@@ -396,6 +397,16 @@ class Summary:
         spans: The deal numbers played, as ranges ``(start, stop)``, sorted,
             adjacent ones joined: ``((300, 600),)`` for ``first=300, deals=300``;
             by default ``((0, deals),)``. (:class:`BotError` if not so.)
+
+    Example:
+        >>> import calabrasella as cb
+        >>> from calabrasella.bots.base import RandomBot
+        >>> head = simulate(cb.CAVENDISH, [RandomBot] * 3, 4, seed=1)
+        >>> tail = simulate(cb.CAVENDISH, [RandomBot] * 3, 2, seed=1, first=4)
+        >>> tail.spans, (head + tail).spans
+        (((4, 6),), ((0, 6),))
+        >>> head + tail == simulate(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1)
+        True
     """
 
     rules: cb.Ruleset
@@ -442,24 +453,10 @@ class Summary:
         )
 
     def __add__(self, other: Summary) -> Summary:
-        """Return the summary of the deals of both: ``a + b``.
-
-        It is the summary :func:`simulate` gives for one run over all their
-        deals (field for field), whatever the order of adding.
+        """Return ``a + b``: field for field, the summary of one run over the deals of both.
 
         Raises:
-            BotError: The two differ in rules, seed, rotation or player names
-                (the message says which), or both cover a deal.
-
-        Example:
-            >>> import calabrasella as cb
-            >>> from calabrasella.bots.base import RandomBot
-            >>> head = simulate(cb.CAVENDISH, [RandomBot] * 3, 4, seed=1)
-            >>> tail = simulate(cb.CAVENDISH, [RandomBot] * 3, 2, seed=1, first=4)
-            >>> tail.spans, (head + tail).spans
-            (((4, 6),), ((0, 6),))
-            >>> head + tail == simulate(cb.CAVENDISH, [RandomBot] * 3, 6, seed=1)
-            True
+            BotError: They differ in rules, seed, rotation or player names, or share a deal.
         """
         if not isinstance(other, Summary):
             return NotImplemented
