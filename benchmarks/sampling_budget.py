@@ -1,0 +1,79 @@
+"""What a sampling bot's second buys: solver nodes per decision under a time budget.
+
+Plays seeded deals of both games with one :class:`SamplingBot` (its default
+settings, or ``--time-limit``) and two heuristic bots, and counts the solver
+nodes each searched decision spent in the worlds it finished (a world cut
+short by the clock is dropped, and so are its nodes). Prints, for the
+decisions that used their whole budget, the median and quartiles of the
+nodes: the node budget (``SamplingBot(nodes=N, time_limit=None)``) that
+stands for the time budget on this machine, which makes a long strength run
+deterministic and splittable into parts. Then the median nodes by tricks
+left.
+
+usage: python benchmarks/sampling_budget.py [--deals N] [--time-limit S] [--seed S]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from typing import Any, ClassVar
+
+import calabrasella as cb
+from calabrasella.bots import sampling_bot
+from calabrasella.bots.heuristic import HeuristicBot
+from calabrasella.bots.play import play_deal
+
+
+class _Counting(sampling_bot.SamplingBot):
+    """A sampling bot that records (tricks left, nodes, seconds) for each searched decision."""
+
+    spent: ClassVar[list[int]] = [0]
+    decisions: ClassVar[list[tuple[int, int, float]]] = []
+
+    def _search(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
+        self.spent[0] = 0
+        start = time.perf_counter()
+        action = super()._search(view, actions)
+        self.decisions.append((len(view.hand), self.spent[0], time.perf_counter() - start))
+        return action
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=4, help="deals of each game (default 4)")
+    parser.add_argument("--time-limit", type=float, default=sampling_bot.TIME_LIMIT)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    solve_worlds = sampling_bot._action_values  # type: ignore[attr-defined]
+
+    def counted(*arguments: Any) -> tuple[dict[cb.Play, int], int]:
+        values, used = solve_worlds(*arguments)
+        _Counting.spent[0] += used
+        return values, used
+
+    setattr(sampling_bot, "_action_values", counted)  # noqa: B010 (the bot's module reads it)
+    for i in range(args.deals):
+        seed = args.seed + i
+        for rules in (cb.CAVENDISH, cb.CALABRESELLA):
+            seat = seed % 3  # the sampling bot changes seat deal by deal
+            players: list[Any] = [HeuristicBot(seed * 3 + k) for k in range(3)]
+            players[seat] = _Counting(seed, time_limit=args.time_limit)
+            play_deal(rules, players, random.Random(seed), dealer=seed % 3)
+    decisions = _Counting.decisions
+    whole = [nodes for _, nodes, seconds in decisions if seconds >= 0.9 * args.time_limit]
+    print(f"{len(decisions)} searched decisions, {len(whole)} used their whole {args.time_limit} s")
+    if len(whole) >= 2:
+        q1, q2, q3 = statistics.quantiles(whole, n=4)
+        print(f"nodes in a whole budget: median {q2:,.0f}, quartiles {q1:,.0f} and {q3:,.0f}")
+    print(f"{'tricks left':>11} {'decisions':>9} {'median nodes':>12}")
+    for left in range(12, 0, -1):
+        spent = [nodes for hand, nodes, _ in decisions if hand == left]
+        if spent:
+            print(f"{left:>11} {len(spent):>9} {statistics.median(spent):>12,.0f}")
+
+
+if __name__ == "__main__":
+    main()
