@@ -1,4 +1,4 @@
-"""What a sampling bot's second buys: solver nodes per decision under a time budget.
+"""What a sampling bot's second buys: solver nodes and worlds per decision under a time budget.
 
 Plays seeded deals of both games with one :class:`SamplingBot` (its default
 settings, or ``--time-limit``) and two heuristic bots, and counts the solver
@@ -7,8 +7,9 @@ short by the clock is dropped, and so are its nodes). Prints, for the
 decisions that used their whole budget, the median and quartiles of the
 nodes: the node budget (``SamplingBot(nodes=N, time_limit=None)``) that
 stands for the time budget on this machine, which makes a long strength run
-deterministic and splittable into parts. Then the median nodes by tricks
-left.
+deterministic and splittable into parts. Then, by tricks left, the median
+nodes and the median worlds solved a decision (a decision on few worlds
+rests on few samples of the hidden cards).
 
 usage: python benchmarks/sampling_budget.py [--deals N] [--time-limit S] [--seed S]
 """
@@ -28,16 +29,18 @@ from calabrasella.bots.play import play_deal
 
 
 class _Counting(sampling_bot.SamplingBot):
-    """A sampling bot that records (tricks left, nodes, seconds) for each searched decision."""
+    """A sampling bot that records (tricks left, nodes, worlds, seconds) for each searched
+    decision."""
 
-    spent: ClassVar[list[int]] = [0]
-    decisions: ClassVar[list[tuple[int, int, float]]] = []
+    spent: ClassVar[list[int]] = [0, 0]  # nodes, worlds
+    decisions: ClassVar[list[tuple[int, int, int, float]]] = []
 
     def _search(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
-        self.spent[0] = 0
+        self.spent[:] = [0, 0]
         start = time.perf_counter()
         action = super()._search(view, actions)
-        self.decisions.append((len(view.hand), self.spent[0], time.perf_counter() - start))
+        nodes, worlds = self.spent
+        self.decisions.append((len(view.hand), nodes, worlds, time.perf_counter() - start))
         return action
 
 
@@ -52,6 +55,7 @@ def main() -> None:
     def counted(*arguments: Any) -> tuple[dict[cb.Play, int], int]:
         values, used = solve_worlds(*arguments)
         _Counting.spent[0] += used
+        _Counting.spent[1] += 1
         return values, used
 
     setattr(sampling_bot, "_action_values", counted)  # noqa: B010 (the bot's module reads it)
@@ -63,16 +67,18 @@ def main() -> None:
             players[seat] = _Counting(seed, time_limit=args.time_limit)
             play_deal(rules, players, random.Random(seed), dealer=seed % 3)
     decisions = _Counting.decisions
-    whole = [nodes for _, nodes, seconds in decisions if seconds >= 0.9 * args.time_limit]
+    whole = [nodes for _, nodes, _, seconds in decisions if seconds >= 0.9 * args.time_limit]
     print(f"{len(decisions)} searched decisions, {len(whole)} used their whole {args.time_limit} s")
     if len(whole) >= 2:
         q1, q2, q3 = statistics.quantiles(whole, n=4)
         print(f"nodes in a whole budget: median {q2:,.0f}, quartiles {q1:,.0f} and {q3:,.0f}")
-    print(f"{'tricks left':>11} {'decisions':>9} {'median nodes':>12}")
+    print(f"{'tricks left':>11} {'decisions':>9} {'median nodes':>12} {'median worlds':>13}")
     for left in range(12, 0, -1):
-        spent = [nodes for hand, nodes, _ in decisions if hand == left]
-        if spent:
-            print(f"{left:>11} {len(spent):>9} {statistics.median(spent):>12,.0f}")
+        here = [(nodes, worlds) for hand, nodes, worlds, _ in decisions if hand == left]
+        if here:
+            nodes = statistics.median(n for n, _ in here)
+            worlds = statistics.median(w for _, w in here)
+            print(f"{left:>11} {len(here):>9} {nodes:>12,.0f} {worlds:>13,.0f}")
 
 
 if __name__ == "__main__":
