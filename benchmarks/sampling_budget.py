@@ -11,7 +11,13 @@ deterministic and splittable into parts. Then, by tricks left, the median
 nodes and the median worlds solved a decision (a decision on few worlds
 rests on few samples of the hidden cards).
 
-usage: python benchmarks/sampling_budget.py [--deals N] [--time-limit S] [--seed S]
+With ``--win-only`` the sampling bot counts Calabresella's worlds as won or
+lost only (``SamplingBot(win_only=True)``: one null-window test a card
+instead of its exact value); it changes nothing under Cavendish, so compare
+the two with ``--rules calabresella``.
+
+usage: python benchmarks/sampling_budget.py [--deals N] [--time-limit S] [--seed S] [--win-only]
+       [--rules cavendish|calabresella|both]
 """
 
 from __future__ import annotations
@@ -49,22 +55,27 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=4, help="deals of each game (default 4)")
     parser.add_argument("--time-limit", type=float, default=sampling_bot.TIME_LIMIT)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--win-only", action="store_true", help="SamplingBot(win_only=True)")
+    parser.add_argument("--rules", choices=("cavendish", "calabresella", "both"), default="both")
     args = parser.parse_args()
-    solve_worlds = sampling_bot._action_values  # type: ignore[attr-defined]
+    for name in ("_action_values", "_action_wins"):  # each world's solve, counted
+        solve_world = getattr(sampling_bot, name)
 
-    def counted(*arguments: Any) -> tuple[dict[cb.Play, int], int]:
-        values, used = solve_worlds(*arguments)
-        _Counting.spent[0] += used
-        _Counting.spent[1] += 1
-        return values, used
+        def counted(*arguments: Any, solve_world: Any = solve_world) -> tuple[Any, int]:
+            answers, used = solve_world(*arguments)
+            _Counting.spent[0] += used
+            _Counting.spent[1] += 1
+            return answers, used
 
-    setattr(sampling_bot, "_action_values", counted)  # noqa: B010 (the bot's module reads it)
+        setattr(sampling_bot, name, counted)  # the bot's module reads it at each call
     for i in range(args.deals):
         seed = args.seed + i
         for rules in (cb.CAVENDISH, cb.CALABRESELLA):
+            if args.rules not in ("both", rules.name):
+                continue
             seat = seed % 3  # the sampling bot changes seat deal by deal
             players: list[Any] = [HeuristicBot(seed * 3 + k) for k in range(3)]
-            players[seat] = _Counting(seed, time_limit=args.time_limit)
+            players[seat] = _Counting(seed, time_limit=args.time_limit, win_only=args.win_only)
             play_deal(rules, players, random.Random(seed), dealer=seed % 3)
     decisions = _Counting.decisions
     whole = [nodes for _, nodes, _, seconds in decisions if seconds >= 0.9 * args.time_limit]

@@ -186,6 +186,8 @@ def test_the_auction_and_the_tricks_before_the_search_go_to_the_fallback() -> No
         {"nodes": True},
         {"search_from": 0},
         {"search_from": 13},
+        {"win_only": 1},
+        {"win_only": "yes"},
     ],
 )
 def test_a_bad_budget_raises_bot_error(options: dict[str, object]) -> None:
@@ -289,3 +291,66 @@ def test_with_no_world_solved_in_the_budget_it_plays_the_fallbacks_choice() -> N
     bot = SamplingBot(0, worlds=5, time_limit=None, nodes=1, fallback=Recorder)
     assert bot.choose(view) == regular_actions(view)[-1]
     assert Recorder.phases == [cb.Phase.PLAYING]
+
+
+class LastAction:
+    """A fallback bot that plays the last regular legal action."""
+
+    def __init__(self, rng: random.Random) -> None:
+        del rng
+
+    def choose(self, view: cb.View) -> cb.Action:
+        return regular_actions(view)[-1]
+
+
+def test_win_only_changes_nothing_under_cavendish() -> None:
+    """Cavendish pays the units, so counting wins only does not apply: the same deal, card
+    for card, with a budget in nodes."""
+    histories = []
+    for win_only in (False, True):
+        bots = [
+            Checked(SamplingBot(random.Random(21 + seat), worlds=4, time_limit=None, nodes=3000,
+                                search_from=6, win_only=win_only))
+            for seat in range(3)
+        ]  # fmt: skip
+        histories.append(play_deal(cb.CAVENDISH, bots, 21).history)
+    assert histories[0] == histories[1]
+
+
+def test_win_only_counts_wins_so_a_won_deal_leaves_the_choice_to_the_fallback() -> None:
+    """Under Calabresella, once the declarer has 18 units every card wins in every world:
+    with win_only the cards tie and the fallback's choice is played, where counting the
+    units (the default) picks the card that takes the most."""
+    found = 0
+    for seed in range(200):
+        state = cb.new_deal(cb.CALABRESELLA, dealer=seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+                continue
+            seat = state.to_move
+            assert seat is not None
+            view = state.view(seat)
+            if (
+                state.phase is cb.Phase.PLAYING
+                and len(view.hand) <= 4
+                and state.card_units_won[state.declarer or 0] >= 18
+                and len(regular_actions(view)) > 1
+            ):
+                options = {"worlds": 6, "time_limit": None, "fallback": LastAction}
+                by_units = SamplingBot(seed, **options).choose(view)  # type: ignore[arg-type]
+                by_wins = SamplingBot(seed, win_only=True, **options).choose(view)  # type: ignore[arg-type]
+                assert by_wins == regular_actions(view)[-1]
+                if by_units != by_wins:
+                    found += 1
+                break
+            state = cb.apply(state, HeuristicBot(seed).choose(view))
+        if found == 3:
+            break
+    assert found == 3
+
+
+def test_the_repr_shows_win_only_when_set() -> None:
+    assert repr(SamplingBot(1, win_only=True)).endswith("search_from=12, win_only=True)")
+    assert "win_only" not in repr(SamplingBot(1))

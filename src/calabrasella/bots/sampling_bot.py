@@ -37,7 +37,10 @@ sides' units (70 at 35-0), so it averages that; under a game with a stake
 (Calabresella) winning is what pays, so a world counts :data:`WIN_WEIGHT`
 for the declarer's win (18 units or more) or minus it for his loss, plus
 his units to choose among equal outcomes (more units for the winner also
-keeps him from stramazzo and towards cappotto).
+keeps him from stramazzo and towards cappotto). With ``win_only=True`` it
+counts the win or the loss alone, which the solver answers with one
+null-window test a card instead of the card's exact units: in Calabresella
+a second then buys several times as many worlds in the early tricks.
 
 **Other decisions** (the auction, the call, the exchange) go to the
 fallback bot: judging a bid by search would mean solving whole deals of
@@ -66,7 +69,7 @@ import calabrasella as cb
 from .base import Bot, BotError, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import SearchLimitError, _action_values
+from .solver import SearchLimitError, _action_values, _action_wins
 
 __all__ = [
     "CLASSIC_SEARCH_FROM",
@@ -151,6 +154,14 @@ class SamplingBot:
             default) for none.
         search_from: Search only when at most this many tricks are left
             (1..12; default ``SEARCH_FROM``, 12: every card of the play).
+        win_only: Under a ruleset with a stake (Calabresella), count a world
+            only as won or lost for the declarer (:data:`WIN_WEIGHT` or minus
+            it), not by his units too: one null-window test a card per world
+            instead of its exact value, about three times cheaper with eight
+            or nine tricks left, so more worlds fit the budget; but nothing
+            then tells a card that wins by more, or loses by less, and
+            stramazzo and cappotto are not weighed. No effect under
+            Cavendish, where the payment is the units. Default ``False``.
         fallback: A bot factory (called once with a ``random.Random``) for
             the decisions it does not search.
 
@@ -182,6 +193,7 @@ class SamplingBot:
         nodes: Optional[int] = None,
         search_from: int = SEARCH_FROM,
         fallback: Callable[[random.Random], Bot] = HeuristicBot,
+        win_only: bool = False,
     ) -> None:
         self.rng = as_rng(rng)
         if worlds is not None and (type(worlds) is not int or worlds < 1):
@@ -199,10 +211,13 @@ class SamplingBot:
             raise BotError("no budget: give worlds, time_limit, nodes, or more than one")
         if type(search_from) is not int or not 1 <= search_from <= 12:
             raise BotError(f"search_from={search_from!r}: expected an int from 1 to 12")
+        if type(win_only) is not bool:
+            raise BotError(f"win_only={win_only!r}: expected True or False")
         self.worlds = worlds
         self.time_limit = time_limit
         self.nodes = nodes
         self.search_from = search_from
+        self.win_only = win_only
         self.fallback = fallback(random.Random(self.rng.getrandbits(64)))
         #: Whether the bot has warned that its sampler cannot follow the ruleset.
         self.warned = False
@@ -227,7 +242,8 @@ class SamplingBot:
     def __repr__(self) -> str:
         return (
             f"SamplingBot(<rng>, worlds={self.worlds!r}, time_limit={self.time_limit!r}, "
-            f"nodes={self.nodes!r}, search_from={self.search_from!r})"
+            f"nodes={self.nodes!r}, search_from={self.search_from!r}"
+            + (", win_only=True)" if self.win_only else ")")
         )
 
     def choose(self, view: cb.View) -> cb.Action:
@@ -251,6 +267,7 @@ class SamplingBot:
         plays = [a for a in actions if isinstance(a, cb.Play)]
         totals = dict.fromkeys(plays, 0)
         rules = view.rules
+        wins_only = self.win_only and not isinstance(rules, cb.Cavendish)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         try:
             try:
@@ -275,14 +292,21 @@ class SamplingBot:
                 except cb.RulesetError:  # the generic path found no more: search what it found
                     break
             try:
-                values, used = _action_values(
-                    world, "SamplingBot", left, deadline or 0.0, guesses
-                )
+                if wins_only:
+                    wins, used = _action_wins(
+                        world, "SamplingBot", WIN_UNITS, left, deadline or 0.0
+                    )
+                    for play in plays:
+                        totals[play] += WIN_WEIGHT if wins[play] else -WIN_WEIGHT
+                else:
+                    values, used = _action_values(
+                        world, "SamplingBot", left, deadline or 0.0, guesses
+                    )
+                    for play in plays:
+                        totals[play] += utility(rules, values[play])
+                    guesses = values
             except SearchLimitError:  # the budget ran out in this world: drop it
                 break
-            for play in plays:
-                totals[play] += utility(rules, values[play])
-            guesses = values
             drawn += 1
             if left is not None:
                 left -= used
