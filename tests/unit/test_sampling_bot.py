@@ -15,6 +15,7 @@ import pytest
 from support import load_example
 
 import calabrasella as cb
+from calabrasella.bots import sampling_bot
 from calabrasella.bots.base import BotError, regular_actions
 from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.bots.play import play_deal
@@ -303,9 +304,14 @@ class LastAction:
         return regular_actions(view)[-1]
 
 
-def test_win_only_changes_nothing_under_cavendish() -> None:
-    """Cavendish pays the units, so counting wins only does not apply: the same deal, card
-    for card, with a budget in nodes."""
+def test_win_only_changes_nothing_under_cavendish(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cavendish pays the units, so counting wins only does not apply: the threshold search
+    is never asked, and the deal is the same, card for card, with a budget in nodes."""
+
+    def refuse(*arguments: object) -> None:
+        raise AssertionError("win_only asked the threshold search under Cavendish")
+
+    monkeypatch.setattr(sampling_bot, "_action_wins", refuse)
     histories = []
     for win_only in (False, True):
         bots = [
@@ -317,35 +323,42 @@ def test_win_only_changes_nothing_under_cavendish() -> None:
     assert histories[0] == histories[1]
 
 
+class WonEnding:
+    """A heuristic bot that keeps the first view it gets, in the play, with four tricks or
+    fewer left, a choice of cards, and the declarer already at 18 units."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.bot = HeuristicBot(rng)
+        self.view: cb.View | None = None
+
+    def choose(self, view: cb.View) -> cb.Action:
+        if (
+            self.view is None
+            and view.phase is cb.Phase.PLAYING
+            and len(view.hand) <= 4
+            and view.card_units_won[view.declarer or 0] >= 18
+            and len(regular_actions(view)) > 1
+        ):
+            self.view = view
+        return self.bot.choose(view)
+
+
 def test_win_only_counts_wins_so_a_won_deal_leaves_the_choice_to_the_fallback() -> None:
     """Under Calabresella, once the declarer has 18 units every card wins in every world:
     with win_only the cards tie and the fallback's choice is played, where counting the
     units (the default) picks the card that takes the most."""
     found = 0
     for seed in range(200):
-        state = cb.new_deal(cb.CALABRESELLA, dealer=seed % 3, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_over:
-            if state.is_chance:
-                state = cb.apply(state, cb.sample_chance(state, rng))
-                continue
-            seat = state.to_move
-            assert seat is not None
-            view = state.view(seat)
-            if (
-                state.phase is cb.Phase.PLAYING
-                and len(view.hand) <= 4
-                and state.card_units_won[state.declarer or 0] >= 18
-                and len(regular_actions(view)) > 1
-            ):
-                options = {"worlds": 6, "time_limit": None, "fallback": LastAction}
-                by_units = SamplingBot(seed, **options).choose(view)  # type: ignore[arg-type]
-                by_wins = SamplingBot(seed, win_only=True, **options).choose(view)  # type: ignore[arg-type]
-                assert by_wins == regular_actions(view)[-1]
-                if by_units != by_wins:
-                    found += 1
-                break
-            state = cb.apply(state, HeuristicBot(seed).choose(view))
+        watchers = [WonEnding(random.Random(seed * 3 + seat)) for seat in range(3)]
+        play_deal(cb.CALABRESELLA, watchers, seed, dealer=seed % 3)
+        view = next((w.view for w in watchers if w.view is not None), None)
+        if view is None:
+            continue
+        options = {"worlds": 6, "time_limit": None, "fallback": LastAction}
+        by_units = SamplingBot(seed, **options).choose(view)  # type: ignore[arg-type]
+        by_wins = SamplingBot(seed, win_only=True, **options).choose(view)  # type: ignore[arg-type]
+        assert by_wins == regular_actions(view)[-1]
+        found += by_units != by_wins
         if found == 3:
             break
     assert found == 3
