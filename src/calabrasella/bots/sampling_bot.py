@@ -42,9 +42,20 @@ counts the win or the loss alone, which the solver answers with one
 null-window test a card instead of the card's exact units: in Calabresella
 a second then buys several times as many worlds in the early tricks.
 
-**Other decisions** (the auction, the call, the exchange) go to the
-fallback bot: judging a bid by search would mean solving whole deals of
-twelve tricks, seconds each, for every world.
+**The exchange.** With ``exchange_nodes`` set, under a game with a stake
+(Calabresella), the declarer's discard after taking the monte is searched
+too: a few candidate sets of cards to lay down (the fallback bot's set
+first, then the cheapest other sets by the heuristic's own measure of what
+a card is worth in hand) are each solved in the same sampled worlds (the
+whole play, every hand open) and the set with the best average
+:func:`utility` is laid down, card by card (ties: the earlier set). Off by
+default: a whole-deal solve costs thousands of positions or more, so the
+search needs a budget of its own, in nodes only (about five seconds in
+pure Python at 200,000).
+
+**Other decisions** (the auction, the call, giving back, Cavendish's
+exchange) go to the fallback bot: judging a bid by search would mean
+solving whole deals of twelve tricks, seconds each, for every world.
 
 **Any ruleset.** Under a ruleset with exchange steps of its own, which the
 exact sampler does not model, the worlds come from a
@@ -57,6 +68,7 @@ decision).
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -66,10 +78,11 @@ from typing import Optional, Union
 
 import calabrasella as cb
 
+from ._hand import discard_loss
 from .base import Bot, BotError, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import SearchLimitError, _action_values, _action_wins
+from .solver import SearchLimitError, _action_values, _action_wins, _value
 
 __all__ = [
     "CLASSIC_SEARCH_FROM",
@@ -98,6 +111,19 @@ CLASSIC_SEARCH_FROM = 7
 WIN_WEIGHT = 100
 #: The units the declarer needs to win, in both games.
 WIN_UNITS = 18
+#: The exchange search's candidate discards: sets of this many of the cards the
+#: heuristic's measure would miss least (C(6, 4) = 15 sets when four are laid down) ...
+_EXCHANGE_POOL = 6
+#: ... of which the cheapest this many by that measure are solved, beside the
+#: fallback bot's own set.
+_EXCHANGE_SETS = 3
+#: One threshold solve in the exchange search may examine at most this share of
+#: ``exchange_nodes``; a world where one passes it is left out, for every set.
+_EXCHANGE_SOLVE_SHARE = 16
+#: The cards each hand holds when the play begins.
+_PLAY_HAND = 12
+#: The least ``exchange_nodes`` accepted.
+_EXCHANGE_MIN_NODES = 1000
 
 
 def utility(rules: cb.Ruleset, units: int) -> int:
@@ -137,7 +163,9 @@ class SamplingBot:
     world was solved, or no world could be drawn, it plays the fallback
     bot's choice. Cards equally good on average are decided by the fallback
     bot's choice if it is among them, else by the order of
-    ``view.legal_actions``. Every other decision goes to the fallback bot.
+    ``view.legal_actions``. Every other decision goes to the fallback bot,
+    except the declarer's discard in Calabresella when ``exchange_nodes``
+    is set.
     It never chooses table mode's irregular actions and sees no state but
     the worlds it draws. Deterministic given ``rng`` when ``time_limit`` is
     ``None``; with a time limit its play depends on the machine's speed.
@@ -162,14 +190,20 @@ class SamplingBot:
             then tells a card that wins by more, or loses by less, and
             stramazzo and cappotto are not weighed. No effect under
             Cavendish, where the payment is the units. Default ``False``.
+        exchange_nodes: Under a ruleset with a stake (Calabresella), search
+            the declarer's discard too, with at most this many positions
+            over its worlds and sets (at least 1000; ``time_limit`` does not
+            apply; see the module docstring). ``None`` (the default): the
+            fallback bot discards. No effect under Cavendish, whose discard
+            comes before the stock is seen.
         fallback: A bot factory (called once with a ``random.Random``) for
             the decisions it does not search.
 
     Raises:
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
-        BotError: ``worlds``, ``time_limit``, ``nodes`` or ``search_from``
-            is out of range or of the wrong type, or there is no budget at
-            all.
+        BotError: ``worlds``, ``time_limit``, ``nodes``, ``search_from``,
+            ``win_only`` or ``exchange_nodes`` is out of range or of the
+            wrong type, or there is no budget at all.
 
     Example:
         >>> import calabrasella as cb
@@ -194,6 +228,7 @@ class SamplingBot:
         search_from: int = SEARCH_FROM,
         fallback: Callable[[random.Random], Bot] = HeuristicBot,
         win_only: bool = False,
+        exchange_nodes: Optional[int] = None,
     ) -> None:
         self.rng = as_rng(rng)
         if worlds is not None and (type(worlds) is not int or worlds < 1):
@@ -213,12 +248,23 @@ class SamplingBot:
             raise BotError(f"search_from={search_from!r}: expected an int from 1 to 12")
         if type(win_only) is not bool:
             raise BotError(f"win_only={win_only!r}: expected True or False")
+        if exchange_nodes is not None and (
+            type(exchange_nodes) is not int or exchange_nodes < _EXCHANGE_MIN_NODES
+        ):
+            raise BotError(
+                f"exchange_nodes={exchange_nodes!r}: expected an int of at least "
+                f"{_EXCHANGE_MIN_NODES}, or None"
+            )
         self.worlds = worlds
         self.time_limit = time_limit
         self.nodes = nodes
         self.search_from = search_from
         self.win_only = win_only
+        self.exchange_nodes = exchange_nodes
         self.fallback = fallback(random.Random(self.rng.getrandbits(64)))
+        # The searched discard's cards still to lay down, and the hand they are for.
+        self._plan: tuple[cb.Card, ...] = ()
+        self._plan_hand = 0
         #: Whether the bot has warned that its sampler cannot follow the ruleset.
         self.warned = False
 
@@ -243,7 +289,9 @@ class SamplingBot:
         return (
             f"SamplingBot(<rng>, worlds={self.worlds!r}, time_limit={self.time_limit!r}, "
             f"nodes={self.nodes!r}, search_from={self.search_from!r}"
-            + (", win_only=True)" if self.win_only else ")")
+            + (", win_only=True" if self.win_only else "")
+            + ("" if self.exchange_nodes is None else f", exchange_nodes={self.exchange_nodes!r}")
+            + ")"
         )
 
     def choose(self, view: cb.View) -> cb.Action:
@@ -251,6 +299,8 @@ class SamplingBot:
         actions = regular_actions(view)
         if len(actions) == 1:
             return actions[0]
+        if view.phase is cb.Phase.DISCARDING and self.exchange_nodes is not None:
+            return self._discard(view, actions)
         if view.phase is not cb.Phase.PLAYING or len(view.hand) > self.search_from:
             return self._fallback(view, actions)
         return self._search(view, actions)
@@ -262,6 +312,103 @@ class SamplingBot:
             raise BotError(f"the fallback bot chose {action!r}, not a regular legal action")
         return action
 
+    def _first_world(self, view: cb.View) -> Optional[tuple[Union[Sampler, ReplaySampler], cb.State]]:
+        """A sampler of ``view`` and its first world; None (and a warning, once) if none is found."""
+        try:
+            try:
+                sampler: Union[Sampler, ReplaySampler] = Sampler(view)
+            except cb.RulesetError:  # steps of its own: worlds by replay and rejection
+                sampler = ReplaySampler(view)
+            return sampler, sampler.sample(self.rng)
+        except cb.RulesetError as exc:  # no world found: no search
+            if not self.warned:
+                self.warned = True
+                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=4)
+            return None
+
+    def _discard(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
+        """The next card of the searched discard (planned at the first), else the fallback's."""
+        plan, self._plan = self._plan, ()
+        if plan and view.hand.mask == self._plan_hand and cb.Discard(plan[0]) in actions:
+            self._plan = plan[1:]
+        elif (
+            isinstance(view.rules, cb.Cavendish)
+            or view.seat != view.declarer
+            or not all(isinstance(action, cb.Discard) for action in actions)
+        ):
+            return self._fallback(view, actions)
+        else:
+            plan = self._plan_discard(view, len(view.hand) - _PLAY_HAND)
+            if not plan:
+                return self._fallback(view, actions)
+            self._plan = plan[1:]
+        self._plan_hand = view.hand.mask & ~(1 << plan[0].index)
+        return cb.Discard(plan[0])
+
+    def _plan_discard(self, view: cb.View, count: int) -> tuple[cb.Card, ...]:
+        """The set of ``count`` cards to discard with the best average utility over sampled
+        worlds (see the module docstring); empty if no world is found, or if the play does
+        not follow the fallback's discard."""
+        first = self._first_world(view)
+        if first is None or count < 1:
+            return ()
+        sampler, world = first
+        seat = view.seat
+        own: list[cb.Card] = []
+        after = world
+        for _ in range(count):
+            action = self._fallback(after.view(seat), regular_actions(after.view(seat)))
+            if not isinstance(action, cb.Discard):
+                return ()
+            own.append(action.card)
+            after = cb.apply(after, action)
+        if after.phase is not cb.Phase.PLAYING:
+            return ()
+        hand = view.hand.mask
+        cards = sorted(view.hand, key=lambda card: discard_loss(hand, card.index))
+        sets = sorted(
+            itertools.combinations(cards[: max(count, _EXCHANGE_POOL)], count),
+            key=lambda cs: sum(discard_loss(hand, card.index) for card in cs),
+        )
+        candidates = [tuple(own)]
+        for cs in sets:
+            if len(candidates) > _EXCHANGE_SETS:
+                break
+            if set(cs) != set(own):
+                candidates.append(cs)
+        totals = [0] * len(candidates)
+        left = self.exchange_nodes or 0
+        cap = max(1, left // _EXCHANGE_SOLVE_SHARE)
+        drawn = 0
+        while left > 0 and (self.worlds is None or drawn < self.worlds):
+            row: list[int] = []
+            for cs in candidates:
+                if left <= 0:  # the budget ran out in this world: drop it
+                    break
+                state = world
+                for card in cs:
+                    state = cb.apply(state, cb.Discard(card))
+                try:  # the first set's value is a close guess for the others'
+                    units, used = _value(
+                        state, "SamplingBot", min(cap, left), row[0] if row else None
+                    )
+                except SearchLimitError:  # a hard world: left out for every set
+                    left -= min(cap, left)
+                    break
+                left -= used
+                row.append(units)
+            if len(row) == len(candidates):
+                drawn += 1
+                totals = [total + utility(view.rules, units) for total, units in zip(totals, row)]
+            if left <= 0:
+                break
+            try:
+                world = sampler.sample(self.rng)
+            except cb.RulesetError:
+                break
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
     def _search(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
         """Average each card's utility over sampled worlds and return the best card."""
         plays = [a for a in actions if isinstance(a, cb.Play)]
@@ -269,17 +416,10 @@ class SamplingBot:
         rules = view.rules
         wins_only = self.win_only and not isinstance(rules, cb.Cavendish)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        try:
-            try:
-                sampler: Union[Sampler, ReplaySampler] = Sampler(view)
-            except cb.RulesetError:  # steps of its own: worlds by replay and rejection
-                sampler = ReplaySampler(view)
-            world = sampler.sample(self.rng)
-        except cb.RulesetError as exc:  # no world found: no search
-            if not self.warned:
-                self.warned = True
-                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=3)
+        first = self._first_world(view)
+        if first is None:
             return self._fallback(view, actions)
+        sampler, world = first
         drawn = 0
         left = self.nodes
         guesses: Optional[dict[cb.Play, int]] = None

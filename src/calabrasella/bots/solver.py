@@ -523,3 +523,19 @@ def _action_wins(
         return need is not None and (need <= 0 or moves.test(i, need) >= need)
 
     return _per_class(state, function, max_nodes, deadline, reaches)
+
+
+def _value(
+    state: cb.State, function: str, max_nodes: int | None, guess: int | None
+) -> tuple[int, int]:
+    """The declarer's units in the Result under perfect play from ``state`` on (what
+    :func:`solve` reports, without finding a best action) and the nodes searched; with a
+    node limit (:class:`SearchLimitError`) and a first guess of the units."""
+    root = _root(state, function)
+    search = root.search
+    _set_limit(search, max_nodes)
+    with _quiet(search), _limited(search):
+        future = _Moves(search, root.hands, root.trick, root.leader).value(
+            None if guess is None else guess - root.won
+        )
+    return _final(root, future), search.nodes
