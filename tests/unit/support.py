@@ -76,12 +76,17 @@ cavendish_tally = make_tally
 
 def load_example(name: str) -> ModuleType:
     """Load ``examples/<name>.py`` as a module (the examples are not a package)."""
-    path = Path(__file__).resolve().parents[2] / "examples" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
+    return load_script("examples", name, name)
+
+
+def load_script(folder: str, name: str, key: str) -> ModuleType:
+    """Load ``<folder>/<name>.py`` of the repository as the module ``key``, once."""
+    path = Path(__file__).resolve().parents[2] / folder / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(key, path)
     assert spec is not None and spec.loader is not None
-    module = sys.modules.get(name)
+    module = sys.modules.get(key)
     if module is None:
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
+        sys.modules[key] = module
         spec.loader.exec_module(module)
     return module

@@ -9,36 +9,35 @@ the stand-in is also how the budget is counted. One test plays it for real.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from support import load_script
 from test_solver import random_ending
 
 import calabrasella as cb
 from calabrasella.bots import sampling_bot
 from calabrasella.bots.base import BotError, regular_actions
-from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.bots.play import play_deal
 from calabrasella.bots.sampling_bot import SamplingBot
 from calabrasella.bots.solver import SearchLimitError, _value, solve
 
+SCRIPT: Any = load_script("benchmarks", "exchange_search", "exchange_search_script")
+
 
 def at_discard(seed: int) -> cb.State:
-    """A Calabresella deal at its declarer's first discard (chiamo or solo), heuristic bots
-    bidding and calling."""
-    for attempt in range(seed, seed + 50):
-        rng = random.Random(attempt)
-        bots = [HeuristicBot(random.Random(attempt * 3 + seat)) for seat in range(3)]
-        state = cb.new_deal(cb.CALABRESELLA, dealer=attempt % 3, seed=attempt)
-        while not state.is_over and state.phase is not cb.Phase.PLAYING:
-            if state.is_chance:
-                state = cb.apply(state, cb.sample_chance(state, rng))
-                continue
-            seat = state.to_move
-            assert seat is not None
-            if state.phase is cb.Phase.DISCARDING and seat == state.declarer:
-                return state
-            state = cb.apply(state, bots[seat].choose(state.view(seat)))
-    raise AssertionError("no discard in 50 deals")  # pragma: no cover
+    """The first Calabresella deal from ``seed`` on at its declarer's first discard (chiamo
+    or solo), heuristic bots bidding and calling (the benchmark's deals)."""
+    found = (SCRIPT.at_discard(n) for n in range(seed, seed + 50))
+    state: cb.State = next(state for state in found if state is not None)
+    return state
+
+
+def test_the_benchmarks_sign_test() -> None:
+    """Two-sided exact sign test, by hand: 5 to 0 is 2 / 32; an even split is 1."""
+    assert SCRIPT.sign_test(5, 0) == SCRIPT.sign_test(0, 5) == 2 / 32
+    assert SCRIPT.sign_test(3, 3) == SCRIPT.sign_test(0, 0) == 1.0
+    assert SCRIPT.sign_test(9, 1) == 2 * (1 + 10) / 1024
 
 
 def lay_down(state: cb.State, bot: SamplingBot) -> tuple[cb.State, frozenset[cb.Card]]:

@@ -7,29 +7,20 @@ deals prints, and bad or mismatched files stop the script with a message.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support import load_script
 
-SCRIPT = pathlib.Path(__file__).resolve().parents[2] / "benchmarks" / "strength.py"
 SMALL = ["--workers", "0", "--rules", "cavendish", "calabresella", "--lineups", "1v2", "2v1"]
 
 Run = Callable[..., str]
 
 
-def _load() -> Any:
-    spec = importlib.util.spec_from_file_location("strength_script", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-strength = _load()
+strength: Any = load_script("benchmarks", "strength", "strength_script")
 
 
 @pytest.fixture
