@@ -117,7 +117,7 @@ _EXCHANGE_POOL = 6
 #: ... of which the cheapest this many by that measure are solved, beside the
 #: fallback bot's own set.
 _EXCHANGE_SETS = 3
-#: One threshold solve in the exchange search may examine at most this share of
+#: One solve in the exchange search may examine at most this share of
 #: ``exchange_nodes``; a world where one passes it is left out, for every set.
 _EXCHANGE_SOLVE_SHARE = 16
 #: The cards each hand holds when the play begins.
