@@ -94,11 +94,12 @@ def main() -> None:
         after_s, cards_s, cpu = discard(state, searching)
         seconds.append(cpu)
         units_f = _value(after_f, "exchange_search", None, None)[0]
-        units_s = units_f if after_s == after_f else _value(after_s, "exchange_search", None, None)[0]
+        same = set(cards_s) == set(cards_f)
+        units_s = units_f if same else _value(after_s, "exchange_search", None, None)[0]
         gains.append(units_s - units_f)
         won_f, won_s = units_f >= WIN_UNITS, units_s >= WIN_UNITS
         counts["deals"] += 1
-        counts["differ"] += set(cards_f) != set(cards_s)
+        counts["differ"] += not same
         counts["searched"] += won_s
         counts["fallback"] += won_f
         counts["only_s"] += won_s and not won_f

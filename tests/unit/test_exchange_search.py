@@ -224,6 +224,10 @@ def test_a_plan_for_another_hand_is_not_followed() -> None:
     assert other is not None
     action = player.choose(second.view(other))
     assert action in regular_actions(second.view(other))
+    # a new plan, made for the second hand: three more of its own cards
+    hand = set(second.hand(other))
+    assert isinstance(action, cb.Discard)
+    assert len(player._plan) == 3 and set(player._plan) <= hand - {action.card}
 
 
 def test_a_real_search_is_legal_and_deterministic() -> None:

@@ -312,8 +312,11 @@ class SamplingBot:
             raise BotError(f"the fallback bot chose {action!r}, not a regular legal action")
         return action
 
-    def _first_world(self, view: cb.View) -> Optional[tuple[Union[Sampler, ReplaySampler], cb.State]]:
-        """A sampler of ``view`` and its first world; None (and a warning, once) if none is found."""
+    def _first_world(
+        self, view: cb.View, stacklevel: int
+    ) -> Optional[tuple[Union[Sampler, ReplaySampler], cb.State]]:
+        """A sampler of ``view`` and its first world; None (and a warning, once, at
+        ``stacklevel`` from here: the caller of :meth:`choose`) if none is found."""
         try:
             try:
                 sampler: Union[Sampler, ReplaySampler] = Sampler(view)
@@ -323,7 +326,7 @@ class SamplingBot:
         except cb.RulesetError as exc:  # no world found: no search
             if not self.warned:
                 self.warned = True
-                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=4)
+                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=stacklevel)
             return None
 
     def _discard(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
@@ -349,7 +352,7 @@ class SamplingBot:
         """The set of ``count`` cards to discard with the best average utility over sampled
         worlds (see the module docstring); empty if no world is found, or if the play does
         not follow the fallback's discard."""
-        first = self._first_world(view)
+        first = self._first_world(view, 5)  # _first_world, _plan_discard, _discard, choose
         if first is None or count < 1:
             return ()
         sampler, world = first
@@ -416,7 +419,7 @@ class SamplingBot:
         rules = view.rules
         wins_only = self.win_only and not isinstance(rules, cb.Cavendish)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
-        first = self._first_world(view)
+        first = self._first_world(view, 4)  # _first_world, _search, choose
         if first is None:
             return self._fallback(view, actions)
         sampler, world = first
