@@ -5,7 +5,7 @@ each adversary passes one card of his choice face down to the other: first
 the adversary after the single player, then the other one (who may pass on
 the card he has just received). Only the two adversaries see the cards that
 change hands; the single player, and the dealer sitting out at a table of
-four, see each pass as ``Hidden("swap")`` in their views. Then the exchange
+four, see each pass as a ``Hidden`` "passed a card face down" in their views. Then the exchange
 goes on as Cavendish wrote it: ask, give back, discard, expose, take.
 
 Nothing in the package knows about the swap. :class:`Swap` is the pass, an
@@ -15,7 +15,8 @@ registered (:func:`calabrasella.registered_action`; a package would decorate
 the class with ``@cb.register_action``). :class:`SwapStep` is a
 :class:`calabrasella.rulesets.steps.Step` written here: it owns its start,
 its legal actions, how it applies one, the phase it waits in and what it
-hides. :class:`SwapCavendish` is a :class:`calabrasella.Cavendish` whose
+hides (the cards move with ``Work.move``, which records who saw them and
+what the others are told). :class:`SwapCavendish` is a :class:`calabrasella.Cavendish` whose
 exchange plan puts two swaps in front of Cavendish's own steps. The script
 plays a few seeded deals, tells one swap as each seat saw it, saves a deal
 as a record and reads it back, and runs the conformance check
@@ -36,7 +37,8 @@ import attrs
 import calabrasella as cb
 from calabrasella.actions import JsonValue
 from calabrasella.rulesets import Terms
-from calabrasella.rulesets.steps import Exchange, Role, Step, Work, card_actions, wrong_kind
+from calabrasella import places
+from calabrasella.rulesets.steps import Role, Step, Work, wrong_kind
 from calabrasella.testing import CheckReport, check_ruleset
 
 
@@ -78,8 +80,7 @@ class Swap(cb.CustomAction):
         return cls(cb.Card.parse(data))
 
 
-#: One pass per card, by card index. Built once: ``card_actions`` remembers a
-#: table by its identity.
+#: One pass per card, by card index.
 PASSES: tuple[cb.Action, ...] = tuple(Swap(card) for card in cb.DECK)
 
 
@@ -112,35 +113,31 @@ class SwapStep(Step):
     def start(self, work: Work) -> bool:
         """Ask the giver for a card, unless he holds none."""
         giver = work.seat(self.giver)
-        return bool(work.hands[giver]) and work.ask(giver, self.phase)
+        return bool(work.hand(giver)) and work.ask(giver, self.phase)
 
     def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
         """One ``Swap`` per card the giver holds, in card order."""
-        return card_actions(PASSES, work.hands[work.seat(self.giver)])
+        return tuple(PASSES[card.index] for card in work.hand(self.giver))
 
     def apply(self, work: Work, action: cb.Action) -> bool:
-        """Move the card from the giver's hand to the receiver's; the step is then over."""
+        """Move the card from the giver's hand to the receiver's, seen by those two only."""
         giver, receiver = work.seat(self.giver), work.seat(self.receiver)
         if not isinstance(action, Swap):
             raise wrong_kind(work, action, f"pass a card face down to seat {receiver}")
-        bit = 1 << action.card.index
-        if not work.hands[giver] & bit:
+        if action.card not in work.hand(giver):
             raise cb.IllegalActionError(
                 action,
                 f"seat {giver} cannot pass {action.card} to seat {receiver}: not in his hand",
             )
-        work.hands[giver] &= ~bit
-        work.hands[receiver] |= bit
+        work.move(
+            action.card,
+            places.hand(giver),
+            places.hand(receiver),
+            seen_by=(giver, receiver),
+            words="passed a card face down",
+        )
         work.record(giver, action)
         return True
-
-    def hidden_from(
-        self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
-    ) -> str | None:
-        """Every seat but the two adversaries sees a ``Hidden("swap")``."""
-        if viewer in (exchange.seat(self.giver), exchange.seat(self.receiver)):
-            return None
-        return "swap"
 
 
 #: The two passes: the adversary after the single player first, then the other.

@@ -60,6 +60,7 @@ def advance(work: Work) -> None:
     while work.step < len(work.plan):  # (a raise inserts its steps into the plan as it applies)
         step = work.plan[work.step]
         work.moved = 0
+        work.deciding = False
         work.starts += (work.history_length,)  # one start per step, in order
         if step.start(work):
             check_wait(work, step)

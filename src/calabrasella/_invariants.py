@@ -146,8 +146,8 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
 
     Its hand as dealt and as now; the stock cards turned face up; the cards
     of every action and forced move of the deal (its own always), except
-    those the exchange step that made them hides from this seat
-    (:meth:`calabrasella.rulesets.Step.hidden_from`); and, once a played
+    those whose moves this seat did not see (the exchange's move records,
+    :meth:`calabrasella.rulesets.steps.Work.move`); and, once a played
     deal is over, the final stock (a void deal is thrown in unseen). A view
     may show this seat these cards and no others.
 
@@ -162,15 +162,16 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
     ex = state.exchange
     if ex is not None:
         known |= ex.exposed & deal.stock.mask
-        plan = ex.plan
-        for _at, k, who, action in ex.forced:
-            if who == seat or plan[k].hidden_from(who, seat, action, ex) is None:
+        for j, (_at, _k, who, action) in enumerate(ex.forced):
+            if ex.told(-1, j, who, seat, action) is None:
                 known |= action_cards(action)
     for i, (who, action) in enumerate(state.history):
-        if ex is not None and who != seat and type(action) not in _PLAY_KINDS:
-            k = ex.step_of(i)
-            if k >= 0 and ex.plan[k].hidden_from(who, seat, action, ex) is not None:
-                continue
+        if (
+            ex is not None
+            and type(action) not in _PLAY_KINDS
+            and ex.told(i, -1, who, seat, action) is not None
+        ):
+            continue
         known |= action_cards(action)
     if state.is_over and ex is not None:
         known |= state.stock_mask

@@ -54,6 +54,7 @@ from .actions import (
 )
 from .cards import DECK
 from .errors import RecordError, RulesetError
+from .places import MoveRecord
 from .rulesets import _REGISTRY, find_ruleset
 from .rulesets._raise_steps import _draw
 from .rulesets.base import Ruleset
@@ -351,7 +352,7 @@ def encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tup
 def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tuple[Any, ...]:
     (
         declarer, contract, modifier, _, step, moved, called, giver, gave_back, exposed,
-        discards, taken, drawn, starts, forced, ex_order, legal, data,
+        discards, taken, drawn, starts, forced, ex_order, legal, data, moves,
     ) = ex  # fmt: skip
     plan_code = _plan_code(rules, ex)
     legal_codes, legal_draws = encode_actions(legal) if legal else (b"", ())
@@ -378,6 +379,33 @@ def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tu
         legal_codes,
         legal_draws,
         data,
+        *encode_moves(moves),
+    )
+
+
+def encode_moves(moves: tuple[MoveRecord, ...]) -> tuple[bytes, tuple[str, ...]]:
+    """Return an exchange's move records as 13 bytes a move and their words, each once."""
+    if not moves:
+        return b"", ()
+    words: list[str] = []
+    out = bytearray()
+    for entry, forced, seat, mask, src, dst, seen, said in moves:
+        if said not in words:
+            words.append(said)
+        out += bytes((entry + 1, forced + 1, seat, src, dst, seen, words.index(said)))
+        out += mask.to_bytes(6, "little", signed=True)
+    return bytes(out), tuple(words)
+
+
+def decode_moves(data: bytes, words: tuple[str, ...]) -> tuple[MoveRecord, ...]:
+    """Return the move records :func:`encode_moves` encoded."""
+    return tuple(
+        (
+            data[i] - 1, data[i + 1] - 1, data[i + 2],
+            int.from_bytes(data[i + 7 : i + 13], "little", signed=True),
+            data[i + 3], data[i + 4], data[i + 5], words[data[i + 6]],
+        )
+        for i in range(0, len(data), 13)
     )
 
 
@@ -402,7 +430,7 @@ def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ..
     (
         declarer, contract_code, modifier_code, plan_code, step, moved, called, giver, gave_back,
         exposed, discards, taken, drawn, starts, forced_ints, forced_codes, forced_draws,
-        ex_order, legal_codes, legal_draws, step_data,
+        ex_order, legal_codes, legal_draws, step_data, move_bytes, move_words,
     ) = data  # fmt: skip
     contract = CONTRACTS[contract_code]
     modifier = None if modifier_code < 0 else MODIFIERS[modifier_code]
@@ -418,6 +446,6 @@ def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ..
         (
             declarer, contract, modifier, plan, step, moved, called, giver, gave_back, exposed,
             discards, taken, drawn, starts, forced, order if ex_order is None else ex_order, legal,
-            step_data,
+            step_data, decode_moves(move_bytes, move_words) if move_bytes else (),
         ),
     )  # fmt: skip

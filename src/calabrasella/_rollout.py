@@ -166,6 +166,7 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
         if below is not None:  # the step's own fast way, if it has one
             work.history_length = len(history) + 1
             work.entries = []
+            work.deciding = True
             over = step.rollout(work, below)
             if over is not None:
                 if over:
@@ -179,6 +180,7 @@ def _exchange(state: State, work: Work, history: list[tuple[int, Action]], draws
         action = draws.outcome(actions) if work.to_move is None else draws.choice(actions)
         work.history_length = len(history) + 1
         work.entries = []
+        work.deciding = True
         if step.apply(work, action):
             work.step += 1
             advance(work)

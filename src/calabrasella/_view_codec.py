@@ -1,7 +1,7 @@
 """The plain-data codec of a :class:`~calabrasella.View`: only what the view holds.
 
 Cards are written as codes, another seat's face-down move as
-``{"hidden": kind}``, the rules as name, version and options. Reading checks
+``{"hidden": kind, "words": ...}``, the rules as name, version and options. Reading checks
 every type and bound (see :mod:`calabrasella._codec`).
 """
 
@@ -43,17 +43,22 @@ VIEW_KEYS = ("rules", "seat", "dealer", "phase", "to_move", "hand", "hand_sizes"
 
 
 def entry_data(entry: Action | Hidden, where: str) -> str | dict[str, Any]:
-    """Return a history entry's action as its JSON (:func:`action_data`), or ``{"hidden": kind}``."""
-    return {"hidden": entry.kind} if isinstance(entry, Hidden) else action_data(entry, where)
+    """Return a history entry's action as its JSON (:func:`action_data`), or
+    ``{"hidden": kind, "words": words}`` (no ``words`` when there are none)."""
+    if isinstance(entry, Hidden):
+        return {"hidden": entry.kind, "words": entry.words} if entry.words else {"hidden": entry.kind}
+    return action_data(entry, where)
 
 
 def read_entry(value: object, where: str) -> Action | Hidden:
-    """Read an action's JSON (:func:`action`) or ``{"hidden": kind}``."""
+    """Read an action's JSON (:func:`action`) or ``{"hidden": kind, "words": words}``."""
     if type(value) is dict and "kind" not in value:
-        kind = text(obj(value, where, ("hidden",))["hidden"], join(where, "hidden"), 40)
+        data = obj(value, where, ("hidden",), ("words",))
+        kind = text(data["hidden"], join(where, "hidden"), 40)
         if not kind.replace("_", "").isalnum() or not kind.isascii():
             fail(join(where, "hidden"), f"{quote(kind)} is not a kind of move")
-        return Hidden(kind)
+        words = text(data.get("words", ""), join(where, "words"), 200)
+        return Hidden(kind, words)
     return action(value, where)
 
 

@@ -14,6 +14,7 @@ from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import DRAWING, OVER, Phase
+from .places import Move, move_of
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -270,6 +271,19 @@ class State:
         """
         ex = self._exchange
         return () if ex is None else tuple((at, seat, action) for at, _, seat, action in ex.forced)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move of cards the exchange made, in order, with its cards and who saw them.
+
+        A seat's view has the same moves as that seat knows them
+        (:attr:`calabrasella.View.moves`). See :mod:`calabrasella.places`.
+        """
+        ex = self._exchange
+        if ex is None or not ex.moves:
+            return ()
+        n = len(self._hand_masks)
+        return tuple([move_of(record, None, n) for record in ex.moves])
 
     @property
     def trick(self) -> tuple[Card, ...]:

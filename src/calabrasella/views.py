@@ -23,20 +23,25 @@ from ._tricks import legal_plays
 from .actions import (
     Abandon,
     Action,
+    Call,
     Contract,
+    Discard,
+    Draw,
     GiveBack,
     Modifier,
     OutOfTurn,
     Pass,
     Play,
     Revoke,
+    Take,
     TurnStock,
 )
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase
+from .places import Move, move_of, redact
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
-from .rulesets.steps import Exchange
+from .rulesets.steps import Exchange, Step
 from .scoring import Result
 from .suits import Suit
 
@@ -58,25 +63,47 @@ class Hidden:
     """Stands in a view's history for a face-down action of another seat.
 
     Attributes:
-        kind: What kind of move it was, as the exchange step that made it
-            says: ``"discard"``, ``"give_back"``, ``"draw"`` or ``"take"``
-            for the built-in steps.
+        kind: The kind of action it was (``"discard"``, ``"give_back"``,
+            ``"draw"``, ``"take"``, or a variant's own kind such as ``"swap"``).
+        words: What the seat was told, in the words of the exchange step that
+            moved the cards (``"discarded a card face down"``).
     """
 
     kind: str
+    words: str = ""
 
     def __str__(self) -> str:
-        return f"{self.kind.replace('_', ' ')} (face down)"
+        """The words (``discarded a card face down``), else ``discard (face down)``."""
+        return self.words or f"{self.kind.replace('_', ' ')} (face down)"
 
 
-_HIDDEN: dict[str, Hidden] = {}
+_HIDDEN: dict[tuple[str, str], Hidden] = {}
 
 
-def _hidden(kind: str) -> Hidden:
-    known = _HIDDEN.get(kind)
+def _hidden(kind: str, words: str = "") -> Hidden:
+    known = _HIDDEN.get((kind, words))
     if known is None:
-        known = _HIDDEN[kind] = Hidden(kind)
+        known = _HIDDEN[kind, words] = Hidden(kind, words)
     return known
+
+
+_KINDS: dict[type, str] = {
+    Discard: "discard",
+    GiveBack: "give_back",
+    Take: "take",
+    Draw: "draw",
+    Call: "call",
+}
+
+
+def _kind_of(action: Action) -> str:
+    """The kind of an action, as a :class:`Hidden` names it."""
+    cls = action.__class__
+    known = _KINDS.get(cls)
+    if known is not None:
+        return known
+    kind = getattr(cls, "kind", None)
+    return kind if isinstance(kind, str) else cls.__name__.lower()
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False)
@@ -156,6 +183,17 @@ class View:
     def is_my_turn(self) -> bool:
         """Whether this seat is to act."""
         return self.to_move == self.seat
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Every move of cards the exchange made, as this seat knows it.
+
+        A move whose cards this seat did not see has ``cards=None``: its
+        ``number`` and ``words`` tell what happened. See :mod:`calabrasella.places`.
+        """
+        records = self.__dict__.get("_moves", ())
+        n = len(self.tricks_won)
+        return tuple([move_of(record, self.seat, n) for record in records])
 
     # What the view tells beyond its fields, worked out when read (not when the view
     # is made): calabrasella.encoding's functions of the same names.
@@ -246,7 +284,13 @@ class View:
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
-        from ._pickle import CONTRACTS, MODIFIERS, encode_actions, encode_rules  # (on first use)
+        from ._pickle import (  # (on first use)
+            CONTRACTS,
+            MODIFIERS,
+            encode_actions,
+            encode_moves,
+            encode_rules,
+        )
 
         history = self.history
         forced = self.forced_moves
@@ -279,6 +323,7 @@ class View:
                 encode_actions(self.legal_actions),
                 -1 if self.final_stock is None else self.final_stock.mask,
                 self.result,
+                *encode_moves(self.__dict__.get("_moves", ())),
             ),
         )
 
@@ -491,6 +536,7 @@ def _exchange_part(
     The card given back is shown to ``seat`` when the give-back step's entry is.
     """
     entries, d["given_back"] = _redact(ex, history, cut, seat)
+    d["_moves"] = redact(ex.moves, seat) if ex.moves else ()
     d["declarer"] = ex.declarer
     d["contract"] = ex.contract
     d["modifier"] = ex.modifier
@@ -523,17 +569,29 @@ def _redact(
     given_back = None
     last = len(starts) - 1
     declarer = ex.declarer
+    # the entries whose moves this seat did not see, with the words it is told
+    unseen: dict[int, str] = {}
+    for record in ex.moves:
+        if record[0] >= 0 and record[2] != seat and not record[6] >> seat & 1:
+            unseen[record[0]] = record[7]
+    own = _own_hiding(plan)
     for i in range(first, cut):
         entry = history[i]
         who, action = entry
         cls = action.__class__
         if who != seat and cls is not TurnStock:
-            k = last  # the step that made the entry
-            while k > 0 and starts[k] > i:
-                k -= 1
-            kind = plan[k].hidden_from(who, seat, action, ex)
-            if kind is not None:
-                out.append((who, _hidden(kind)))
+            words = unseen.get(i)
+            kind = None
+            if own:  # a step that says itself what it hides, and as what kind
+                k = last  # the step that made the entry
+                while k > 0 and starts[k] > i:
+                    k -= 1
+                if plan[k].__class__.hidden_from is not _BASE_HIDDEN_FROM:
+                    kind = plan[k].hidden_from(who, seat, action, ex)
+                    if kind is not None and words is None:
+                        words = ""
+            if words is not None:
+                out.append((who, _hidden(kind or _kind_of(action), words)))
                 if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
                     gave_back = -1  # the give-back, unseen: a later move of its card is not it
                 continue
@@ -544,26 +602,38 @@ def _redact(
     return tuple(out), given_back
 
 
+_BASE_HIDDEN_FROM = Step.hidden_from
+
+
+def _own_hiding(plan: tuple[Step, ...]) -> bool:
+    """Whether a step of ``plan`` says itself what it hides (:meth:`Step.hidden_from`)."""
+    return any(step.__class__.hidden_from is not _BASE_HIDDEN_FROM for step in plan)
+
+
 def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Action, Hidden]], ...]:
     """Return the exchange's forced moves as ``seat`` sees them: ``(at, seat, action)``."""
-    plan = ex.plan
     out: list[tuple[int, int, Union[Action, Hidden]]] = []
-    for at, k, who, action in ex.forced:
-        kind = None if who == seat else plan[k].hidden_from(who, seat, action, ex)
-        out.append((at, who, action if kind is None else _hidden(kind)))
+    for j, (at, _, who, action) in enumerate(ex.forced):
+        words = ex.told(-1, j, who, seat, action)
+        kind = None
+        if words is not None and who != seat:
+            step = ex.plan[ex.forced[j][1]]
+            if step.__class__.hidden_from is not _BASE_HIDDEN_FROM:
+                kind = step.hidden_from(who, seat, action, ex)
+        out.append((at, who, action if words is None else _hidden(kind or _kind_of(action), words)))
     return tuple(out)
 
 
 # --- pickling ----------------------------------------------------------------------
 
-_Coded = tuple[Any, bytes, tuple[Any, ...], tuple[tuple[int, str], ...]]
+_Coded = tuple[Any, bytes, tuple[Any, ...], tuple[tuple[int, str, str], ...]]
 
 
 def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
     """Return ``head``, the codes of ``actions`` with each Hidden as a pass, their draws,
     and the Hidden ones as (place, kind)."""
     from ._pickle import encode_actions
-    hidden = tuple([(i, a.kind) for i, a in enumerate(actions) if a.__class__ is Hidden])
+    hidden = tuple([(i, a.kind, a.words) for i, a in enumerate(actions) if a.__class__ is Hidden])
     if hidden:
         actions = [_STAND_IN if a.__class__ is Hidden else a for a in actions]
     codes, draws = encode_actions(actions)  # type: ignore[arg-type]
@@ -571,13 +641,13 @@ def _encode_entries(actions: list[Union[Action, Hidden]], head: Any) -> _Coded:
 
 
 def _decode_entries(
-    codes: bytes, draws: tuple[Any, ...], hidden: tuple[tuple[int, str], ...]
+    codes: bytes, draws: tuple[Any, ...], hidden: tuple[tuple[int, str, str], ...]
 ) -> list[Any]:
     from ._pickle import decode_actions
 
     actions: list[Any] = decode_actions(codes, draws)
-    for i, kind in hidden:
-        actions[i] = _hidden(kind)
+    for i, kind, words in hidden:
+        actions[i] = _hidden(kind, words)
     return actions
 
 
@@ -591,12 +661,13 @@ def _view_from(
     modifier: int, called: int, giver: int | None, given_back: int, exposed: int, discards: int,
     drawn: int, trick: tuple[int, ...], leader: int, tricks_won: tuple[int, ...],
     card_units_won: tuple[int, ...], seats: bytes, codes: bytes, draws: tuple[Any, ...],
-    hidden: tuple[tuple[int, str], ...], forced_head: tuple[int, ...], forced_codes: bytes,
-    forced_draws: tuple[Any, ...], forced_hidden: tuple[tuple[int, str], ...],
+    hidden: tuple[tuple[int, str, str], ...], forced_head: tuple[int, ...], forced_codes: bytes,
+    forced_draws: tuple[Any, ...], forced_hidden: tuple[tuple[int, str, str], ...],
     legal: tuple[bytes, tuple[int, ...]], final_stock: int, result: Result | None,
+    move_bytes: bytes = b"", move_words: tuple[str, ...] = (),
 ) -> View:  # fmt: skip
     """Return the view :meth:`View.__reduce__` pickled."""
-    from ._pickle import CONTRACTS, MODIFIERS, decode_actions, decode_rules
+    from ._pickle import CONTRACTS, MODIFIERS, decode_actions, decode_moves, decode_rules
     forced = _decode_entries(forced_codes, forced_draws, forced_hidden)
     d = {
         "rules": decode_rules(rules),
@@ -627,6 +698,7 @@ def _view_from(
         "legal_actions": tuple(decode_actions(*legal)) if legal[0] else (),
         "final_stock": None if final_stock < 0 else _cardset(final_stock),
         "result": result,
+        "_moves": decode_moves(move_bytes, move_words) if move_bytes else (),
     }
     new = _new(View)
     _set(new, "__dict__", d)

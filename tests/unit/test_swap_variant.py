@@ -20,10 +20,13 @@ import pytest
 from support import assert_illegal, load_example
 
 import calabrasella as cb
+from calabrasella.bots import sample_state
 from calabrasella.rulesets.steps import Role, Work
 from calabrasella.testing import ConformanceError, check_ruleset
 
 swap = load_example("swap_variant")
+#: What a seat that does not see a pass is shown: the step's own words.
+SWAP_HIDDEN = cb.Hidden("swap", "passed a card face down")
 
 
 @pytest.fixture(autouse=True)
@@ -107,8 +110,8 @@ def test_only_the_adversaries_see_the_cards_swapped(seed: int) -> None:
     swaps = state.history[start:]
     assert len(swaps) == 2
     assert state.view(declarer).history[start:] == (
-        (swaps[0][0], cb.Hidden("swap")),
-        (swaps[1][0], cb.Hidden("swap")),
+        (swaps[0][0], SWAP_HIDDEN),
+        (swaps[1][0], SWAP_HIDDEN),
     )
     for seat in adversaries(state):
         view = state.view(seat)
@@ -127,8 +130,8 @@ def test_the_swap_stays_hidden_through_the_deal(seed: int) -> None:
     declarer = state.declarer
     assert declarer is not None
     assert [a for _, a in state.view(declarer).history[start : start + 2]] == [
-        cb.Hidden("swap"),
-        cb.Hidden("swap"),
+        SWAP_HIDDEN,
+        SWAP_HIDDEN,
     ]
     for seat in adversaries(state):
         view = state.view(seat)
@@ -144,8 +147,8 @@ def test_the_dealer_sitting_out_sees_the_swap_hidden() -> None:
     dealer = state.deal.dealer
     assert dealer not in state.deal.order
     assert [a for _, a in state.view(dealer).history[start:]] == [
-        cb.Hidden("swap"),
-        cb.Hidden("swap"),
+        SWAP_HIDDEN,
+        SWAP_HIDDEN,
     ]
     for seat in adversaries(state):
         assert state.view(seat).history[start:] == state.history[start:]
@@ -225,7 +228,7 @@ def test_the_script_runs(
     monkeypatch.setattr(sys, "argv", ["swap_variant.py", "--deals", "3"])
     swap.main()
     out = capsys.readouterr().out
-    assert "swap (face down), swap (face down)" in out
+    assert "passed a card face down, passed a card face down" in out
     assert "JSON and text read back equal" in out
     assert "check_ruleset(cavendish-swap, deals=3): passed" in out
     assert "swap" not in cb.action_kinds()
@@ -312,7 +315,10 @@ def test_a_state_in_the_middle_of_the_swap_round_trips_through_json() -> None:
     assert cb.from_data(data, cb.View) == view
     declarer = state.declarer
     assert declarer is not None
-    assert cb.to_data(state.view(declarer))["history"][-1][1] == {"hidden": "swap"}
+    assert cb.to_data(state.view(declarer))["history"][-1][1] == {
+        "hidden": "swap",
+        "words": "passed a card face down",
+    }
 
 
 @pytest.mark.parametrize("registration", ["registered", "not registered"])
@@ -399,3 +405,72 @@ def test_a_record_with_a_swap_not_registered_names_the_kind() -> None:
             cb.RecordError, match=r"line \d+: not an action: ' ?swap \S+' .*'swap' is no action kind"
         ):
             cb.Record.from_text(text)
+
+
+# --- the moves, the sampler and the sampling bot: all from the step's own move ------
+
+
+def test_each_pass_is_recorded_as_a_move_seen_by_the_two_adversaries() -> None:
+    """The step's ``work.move`` is the record: hand to hand, seen by the two, in its words."""
+    state = after_swaps(stand(7), random.Random(7))
+    first, second = adversaries(state)
+    swaps = [m for m in state.moves if m.words == "passed a card face down"]
+    assert [(m.source, m.target) for m in swaps] == [
+        (cb.places.hand(first), cb.places.hand(second)),
+        (cb.places.hand(second), cb.places.hand(first)),
+    ]
+    assert all(m.seen_by == frozenset((first, second)) and m.number == 1 for m in swaps)
+    cards = [a.card for _, a in state.history if isinstance(a, swap.Swap)]
+    assert [m.cards for m in swaps] == [cb.CardSet(1 << c.index) for c in cards]
+    declarer_moves = [m for m in state.view(state.declarer).moves if m.words == swaps[0].words]
+    assert [(m.cards, m.number) for m in declarer_moves] == [(None, 1), (None, 1)]
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize("seed", range(8))
+def test_every_view_of_a_deal_samples_worlds_that_give_it(seed: int) -> None:
+    """``sample_state`` follows the swap through its recorded moves: every seat's view at
+    every state of a deal gives back worlds whose view for that seat is the same view."""
+    rng = random.Random(seed)
+    state = cb.new_deal(swap.SwapCavendish(), dealer=seed % 3, seed=seed)
+    seen_hidden = False
+    while True:
+        for seat in range(3):
+            view = state.view(seat)
+            seen_hidden = seen_hidden or SWAP_HIDDEN in [a for _, a in view.history]
+            for k in range(2):
+                world = sample_state(view, 100 * seed + k)
+                assert world.view(seat) == view
+        if state.is_over:
+            break
+        state = cb.apply(state, rng.choice(state.legal_actions()))
+    assert seen_hidden or state.result is not None and state.result.void
+
+
+@pytest.mark.usefixtures("registered")
+def test_the_single_players_worlds_differ_in_the_cards_swapped() -> None:
+    """Where the single player did not see the pass, the worlds put other cards in the
+    adversaries' hands: the sampler does not pin the real ones."""
+    state = after_swaps(stand(3), random.Random(3))
+    view = state.view(state.declarer)
+    first, _ = adversaries(state)
+    hands = {sample_state(view, k).hand(first) for k in range(12)}
+    assert len(hands) > 1
+
+
+@pytest.mark.usefixtures("registered")
+def test_the_sampling_bot_plays_fifty_deals_with_its_sampler() -> None:
+    """A SamplingBot in every seat plays 50 whole deals of the variant without once falling
+    back to its fallback bot for want of a sampler (it would warn)."""
+    import warnings
+
+    from calabrasella.bots import SamplingBot, play_deal
+
+    rules = swap.SwapCavendish()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for seed in range(50):
+            bots = [SamplingBot(seed * 3 + k, worlds=2, nodes=400, search_from=12) for k in range(3)]
+            final = play_deal(rules, bots, seed, dealer=seed % 3)
+            assert final.is_over
+            assert not any(bot.warned for bot in bots)

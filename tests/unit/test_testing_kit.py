@@ -24,7 +24,7 @@ from support import load_example
 
 import calabrasella as cb
 import calabrasella.testing as kit
-from calabrasella import _action_kinds
+from calabrasella import _action_kinds, places
 from calabrasella._action_kinds import JsonValue
 from calabrasella.rulesets import (
     CallStep,
@@ -35,7 +35,7 @@ from calabrasella.rulesets import (
     Step,
     TakeStep,
 )
-from calabrasella.rulesets.steps import Exchange, Work, wrong_kind
+from calabrasella.rulesets.steps import Work, wrong_kind
 from calabrasella.testing import INVARIANTS, ConformanceError, check_ruleset
 
 swap = load_example("swap_variant")
@@ -104,15 +104,17 @@ class DiscardHidingDone(DiscardStep):
 
 @attrs.frozen
 class DiscardTellingItsWorth(DiscardStep):
-    """Face down, but the other seats are told whether the card counts (an ace or a figure)."""
+    """Face down, but the words the other seats are told say whether the card counts."""
 
-    def hidden_from(
-        self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
-    ) -> str | None:
-        kind = super().hidden_from(seat, viewer, action, exchange)
-        if kind is not None and isinstance(action, cb.Discard) and action.card.units:
-            return "discard_that_counts"
-        return kind
+    @staticmethod
+    def _put(work: Work, seat: int, card: int, action: cb.Action) -> None:
+        counts = cb.DECK[card].units > 0
+        words = "discarded a card that counts" if counts else "discarded a card face down"
+        work.move(
+            cb.DECK[card], places.hand(seat), places.laid_aside(seat), seen_by=(seat,), words=words
+        )
+        work.moved += 1
+        work.record(seat, action)
 
 
 @attrs.frozen(kw_only=True)
@@ -480,7 +482,7 @@ CASES = (
         "a face-down discard telling whether it counts",
         "views",
         ruleset(cavendish_with(DiscardTellingItsWorth)),
-        r"seat \d's view changes when cards it cannot know are swapped .*discard_that_counts",
+        r"seat \d's view changes when cards it cannot know are swapped .*a card that counts",
     ),
     Case(
         "an action whose text names another card",

@@ -97,6 +97,9 @@ class Model(NamedTuple):
     worlds: int
     #: Whether every world of the model is a world of the view (else the replay rejects).
     exact: bool
+    #: Whether the plan has exchange steps of a variant's own: the deal is then
+    #: found by undoing the view's moves (:attr:`calabrasella.View.moves`).
+    custom: bool = False
 
 
 def fail(message: str) -> InconsistentViewError:
@@ -119,7 +122,28 @@ def _card(action: object) -> int:
     return action.card.index  # type: ignore[attr-defined, no-any-return]
 
 
-def _dealt_hand(view: cb.View, events: list[tuple[int, int, int, int, object]]) -> int:
+_KNOWN = (*_PLAYS, *_SILENT, cb.Discard, cb.Take, cb.Draw, cb.GiveBack, cb.Call, cb.OutOfTurn)
+_KNOWN_HIDDEN = ("discard", "give_back", "draw", "take")
+
+
+def _is_own(action: object) -> bool:
+    """Whether an entry is an action of a variant's own kind (or one shown face down)."""
+    if type(action) is cb.Hidden:
+        return action.kind not in _KNOWN_HIDDEN
+    return type(action) not in _KNOWN
+
+
+def _moves_of(
+    own: dict[tuple[int, int], list[cb.places.Move]], rank: int, index: int
+) -> list[cb.places.Move]:
+    return own.get((index, -1) if rank else (-1, index), [])
+
+
+def _dealt_hand(
+    view: cb.View,
+    events: list[tuple[int, int, int, int, object]],
+    own: dict[tuple[int, int], list[cb.places.Move]],
+) -> int:
     """The seat's hand as dealt: its hand now with its own visible moves undone."""
     seat, declarer, giver = view.seat, view.declarer, view.giver
     hand = view.hand.mask
@@ -130,15 +154,30 @@ def _dealt_hand(view: cb.View, events: list[tuple[int, int, int, int, object]]) 
             raise fail(f"seat {seat} would have held {cb.DECK[card]} twice")
         hand |= 1 << card
 
+    def add_all(mask: int) -> None:
+        for card in bits(mask):
+            add(card)
+
     def remove(mask: int) -> None:
         nonlocal hand
         if mask & ~hand:
             raise fail(f"seat {seat} received {cb.CardSet(mask & ~hand)} it does not hold")
         hand &= ~mask
 
-    for _, _, _, who, action in reversed(events):
+    for _, rank, index, who, action in reversed(events):
         cls = type(action)
-        if cls is cb.Hidden:
+        if _is_own(action):
+            for move in reversed(_moves_of(own, rank, index)):
+                src, dst = move.source, move.target
+                if move.cards is None:
+                    if seat in (src.seat, dst.seat):
+                        raise fail(f"a move of seat {seat}'s own cards is shown face down")
+                    continue
+                if dst.where is cb.places.Where.HAND and dst.seat == seat:
+                    remove(move.cards.mask)
+                if src.where is cb.places.Where.HAND and src.seat == seat:
+                    add_all(move.cards.mask)
+        elif cls is cb.Hidden:
             if who == seat:
                 raise fail(f"seat {seat}'s own move is shown face down")
         elif cls in _PLAYS or cls is cb.Discard:
@@ -182,20 +221,42 @@ def built_in(step: st.Step) -> bool:
 
 
 def _plan(view: cb.View) -> tuple[st.Step, ...]:
-    """The exchange steps of the view's contract (with the raise's), checked to be built-in ones."""
+    """The exchange steps of the view's contract (with the raise's)."""
     if view.contract is None:
         return ()
     rules = view.rules
     plan = tuple(rules.exchange_plan(view.contract))
     if view.modifier is not None:
         plan = plan + tuple(rules.raise_plan(view.modifier))
-    for step in plan:
-        if not built_in(step):
-            raise cb.RulesetError(
-                f"{rules.name}: the sampler knows only the built-in exchange steps, "
-                f"not {type(step).__name__}"
-            )
     return plan
+
+
+def _own_moves(view: cb.View) -> dict[tuple[int, int], list[cb.places.Move]]:
+    """The moves of actions of a variant's own kinds, by ``(entry, forced)``."""
+    out: dict[tuple[int, int], list[cb.places.Move]] = {}
+    for move in view.moves:
+        out.setdefault((move.entry, move.forced), []).append(move)
+    return out
+
+
+_HAND_CODES = range(4)
+
+
+def _own_move(fwd: _Pass, move: cb.places.Move, entry: int) -> None:
+    """Follow a move an exchange step of a variant's own made: from hand to hand only."""
+    src, dst = move.source.code, move.target.code
+    if src not in _HAND_CODES or dst not in _HAND_CODES:
+        raise cb.RulesetError(
+            f"{fwd.view.rules.name}: the sampler follows a step of its own only when it moves "
+            f"cards from hand to hand, not from {move.source} to {move.target}"
+        )
+    fwd.exact = False
+    if move.cards is not None:
+        for card in bits(move.cards.mask):
+            fwd.move(card, src, dst)
+    else:  # any card that may be in the source may now be in the target
+        fwd.poss[dst] |= fwd.poss[src]
+        fwd.widened = True
 
 
 def _role_seat(role: st.Role, order: tuple[int, int, int], declarer: int) -> int:
@@ -233,6 +294,8 @@ class _Pass:
         self.plays: list[tuple[int, int, int]] = []  # (event number, seat, card)
         self.revokes: list[tuple[int, int, int]] = []  # (event number, seat, suit led)
         self.led = 0
+        #: Whether a hidden move of a step of a variant's own widened a hand.
+        self.widened = False
 
     def move(self, card: int, src: int, dst: int | None) -> None:
         """``card`` was in ``src``; now it is in ``dst`` (``None``: played)."""
@@ -310,8 +373,12 @@ def analyse(view: cb.View) -> Model:
         raise fail(f"seat {seat} at a table of {players} with {len(view.hand_sizes)} hands")
     events = _events(view)
     plan = _plan(view)
-    dealt = _dealt_hand(view, events)
+    custom = not all(built_in(step) for step in plan)
+    own = _own_moves(view) if custom else {}
+    dealt = _dealt_hand(view, events, own)
     fwd = _Pass(view, order, dealt)
+    if custom:
+        fwd.exact = False  # a step of its own may have rules the model leaves out
     poss = fwd.poss
     not_all = 0
     kind = None
@@ -324,8 +391,13 @@ def analyse(view: cb.View) -> Model:
         kind = callable_kind(rules, view.contract)
         # the call step passed with no call: nothing was callable (an early turn of the
         # stock by the declarer ends the deal before anyone can tell)
-        passed = any(type(e[4]) not in (cb.Pass, cb.Bid, cb.TurnStock) for e in events)
-        passed = passed or view.phase not in (cb.Phase.CALLING, cb.Phase.OVER)
+        passed = any(
+            type(e[4]) not in (cb.Pass, cb.Bid, cb.TurnStock) and not _is_own(e[4]) for e in events
+        )
+        # a step of the variant's own before the call may wait in a phase of its own
+        call_at = next(k for k, step in enumerate(plan) if step.phase is cb.Phase.CALLING)
+        before = {step.phase for step in plan[:call_at] if not built_in(step)}
+        passed = passed or view.phase not in (cb.Phase.CALLING, cb.Phase.OVER, *before)
         if kind is None:
             # a rule of its own: the model leaves the call out, the replay checks it
             fwd.exact = False
@@ -347,12 +419,18 @@ def analyse(view: cb.View) -> Model:
         cls = type(action)
         number = i
         i += 1
-        if cls is cb.Hidden:
+        if custom and _is_own(action):
+            for move in _moves_of(own, rank, index):
+                _own_move(fwd, move, index)
+        elif cls is cb.Hidden:
             what = action.kind  # type: ignore[attr-defined]
             if what == "discard":
                 poss[DISC + who] |= poss[who]
                 fwd.disc_count[who] += 1
                 fwd.discards[who].append(index)
+            elif what == "give_back" and rank and custom:  # the deal is found by undoing moves
+                for move in _moves_of(own, rank, index):
+                    _own_move(fwd, move, index)
             elif what == "give_back" and rank:
                 fwd.hidden_give_back(who, index)
             elif what == "draw":
@@ -402,7 +480,7 @@ def analyse(view: cb.View) -> Model:
             fwd.move(_card(action), offender, offender)  # he held it
         elif cls not in _SILENT:
             raise fail(f"{action!r} is not an action")
-    return _finish(view, order, fwd, not_all)
+    return _finish(view, order, fwd, not_all)._replace(custom=custom)
 
 
 def _finish(view: cb.View, order: tuple[int, int, int], fwd: _Pass, not_all: int) -> Model:

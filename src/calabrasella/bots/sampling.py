@@ -63,7 +63,7 @@ import calabrasella as cb
 
 from .._memo import keep
 from ._hand import bits
-from ._replay import Replayer
+from ._replay import Replayer, _named
 from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
 
 __all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
@@ -183,6 +183,7 @@ class Sampler:
                 pass
         raise cb.RulesetError(
             f"{self.view.rules.name}: no world of {TRIES} drawn fits its own rule of calling"
+            " or its own exchange steps"
         )
 
     def _draw(self, model: Model, pick: random.Random) -> cb.State:
@@ -209,8 +210,55 @@ class Sampler:
                 for card in rest[at : at + need]:
                     place[bins[b]] |= 1 << card
                 at += need
+        if model.custom:
+            return self._undo_world(model, place, pick)
         fills = _fill_hidden(model, place, pick)
         return self._replay_world(model, place, fills[0], fills[1], fills[2], fills[3])
+
+    def _undo_world(self, model: Model, place: list[int], pick: random.Random) -> cb.State:
+        """The deal of a world whose plan has steps of a variant's own: undo the view's
+        moves, last first (those it did not see with cards drawn at random from where
+        they went), then replay, each face-down entry by the legal action naming its cards."""
+        view = self.view
+        rules = view.rules
+        where = list(place)
+        for seat in range(rules.players):
+            where[seat] |= model.played_by[seat]
+        fills: dict[int, int] = {}
+        for move in reversed(view.moves):
+            src, dst = move.source.code, move.target.code
+            if src == dst:  # cards turned face up: they stay
+                continue
+            if move.cards is not None:
+                mask = move.cards.mask
+            else:
+                pool = bits(where[dst])
+                if len(pool) < move.number:
+                    raise InconsistentViewError(f"{move.target} holds too few cards to undo a move")
+                mask = 0
+                for card in pick.sample(pool, move.number):
+                    mask |= 1 << card
+                if move.entry >= 0:
+                    fills[move.entry] = mask
+            if mask & ~where[dst]:
+                raise InconsistentViewError(f"{cb.CardSet(mask & ~where[dst])} is not in {move.target}")
+            where[dst] &= ~mask
+            where[src] |= mask
+        stock = where[STOCK]
+        for seat in range(rules.players):
+            stock |= where[DISC + seat]
+        hands = tuple(cb.CardSet(where[seat]) for seat in range(rules.players))
+        try:
+            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(stock)))
+            for i, action in enumerate(self._replay):
+                if action is None:
+                    action = _naming(state.legal_actions(), fills.get(i, 0))
+                state = cb.apply(state, action)
+        except cb.CalabrasellaError as exc:
+            raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
+        if state.view(view.seat) != view:
+            raise InconsistentViewError("the view does not follow from this world's cards")
+        return state
 
     def _replay_world(
         self,
@@ -281,6 +329,14 @@ def _fill_hidden(
             for slot, card in zip(slots, cards):
                 entries[slot] = _DISCARDS[card]
     return entries, gave, received, from_stock
+
+
+def _naming(actions: tuple[cb.Action, ...], cards: int) -> cb.Action:
+    """The first of ``actions`` that names exactly ``cards`` (a face-down entry's)."""
+    for action in actions:
+        if cards and _named(action) == cards:
+            return action
+    raise InconsistentViewError(f"no legal action moves {cb.CardSet(cards)} face down here")
 
 
 class ReplaySampler:

@@ -20,11 +20,12 @@ from ..actions import (
 from ..cards import DECK, CardSet, _cardset
 from ..errors import IllegalActionError
 from ..phases import Phase
+from ..places import EVERYONE
 from ._step_tools import (
     _bool,
     _own_rule,
 )
-from .protocol import Exchange, Step, Work, card_actions, wrong_kind
+from .protocol import Step, Work, card_actions, wrong_kind
 
 # The ruleset's answers of ``callable_cards`` by ruleset, contract and hand: a
 # ruleset is a value and its hooks functions of what they are given (the engine
@@ -103,13 +104,11 @@ class CallStep(Step):
     def _call(work: Work, card: int, action: Action) -> None:
         """The called ``card``'s holder hands it over; the call is recorded."""
         bit = 1 << card
-        hands = work.hands
         declarer = work.declarer
-        for seat, hand in enumerate(hands):
+        for seat, hand in enumerate(work.hands):
             if hand & bit:
                 work.giver = seat
-                hands[seat] = hand & ~bit
-                hands[declarer] |= bit
+                work._move(bit, seat, declarer, EVERYONE, "handed over the called card", seat, False)
                 break
         work.called = card
         work.entries.append((declarer, action))
@@ -119,7 +118,8 @@ class CallStep(Step):
 class GiveBackStep(Step):
     """The declarer gives one card (not the called one) to the seat that gave.
 
-    Skipped when nobody gave. Seen by all when ``face_up``, else only by the two.
+    Skipped when nobody gave. Seen by all when ``face_up``, else only by the two
+    (the others are told "gave a card back face down").
     """
 
     phase: ClassVar[Phase] = Phase.GIVING_BACK
@@ -163,17 +163,11 @@ class GiveBackStep(Step):
         self._give(work, card, GIVE_BACKS[card])
         return True
 
-    @staticmethod
-    def _give(work: Work, card: int, action: Action) -> None:
+    def _give(self, work: Work, card: int, action: Action) -> None:
         """``card`` goes from the declarer to the giver; the give-back is recorded."""
-        work.hands[work.declarer] &= ~(1 << card)
-        work.hands[work.giver] |= 1 << card
+        declarer, giver = work.declarer, work.giver
+        seen = EVERYONE if self.face_up else 1 << declarer | 1 << giver
+        work._move(1 << card, declarer, giver, seen, "gave a card back face down", declarer, False)
         work.gave_back = card
-        work.entries.append((work.declarer, action))
-
-    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
-        """Face down, only the declarer and the giver see the card."""
-        if self.face_up or viewer == seat or viewer == exchange.giver:
-            return None
-        return "give_back"
+        work.entries.append((declarer, action))
 

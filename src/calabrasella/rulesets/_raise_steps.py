@@ -21,12 +21,13 @@ from ..actions import (
 from ..cards import CardSet, _cardset
 from ..errors import IllegalActionError
 from ..phases import Phase
+from ..places import _STOCK
 from ._step_tools import (
     _cards,
     _choices,
     _role,
 )
-from .protocol import Exchange, Role, Step, Work, put, wrong_kind
+from .protocol import Role, Step, Work, put, wrong_kind
 
 
 @attrs.frozen
@@ -98,10 +99,10 @@ class DrawStep(Step):
         seat = work.seat(self.role)
         stock = work.stock
         if self.count >= stock.bit_count():
-            work.move_to_hand(seat, stock)
             work.drawn = put(work.drawn, seat, work.drawn[seat] | stock)
             if stock:
                 work.force(seat, _draw(stock))
+                work._move(stock, _STOCK, seat, 1 << seat, _drew(work, stock), seat, True)
             return False
         return self.count > 0 and work.ask(None, Phase.DRAWING)
 
@@ -119,11 +120,13 @@ class DrawStep(Step):
                 action, f"a draw is {self.count} of the stock cards, not {CardSet(cards)}"
             )
         seat = work.seat(self.role)
-        work.move_to_hand(seat, cards)
+        work._move(cards, _STOCK, seat, 1 << seat, _drew(work, cards), seat, False)
         work.drawn = put(work.drawn, seat, work.drawn[seat] | cards)
         work.entries.append((seat, action))
         return True
 
-    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
-        """Only the seat that draws sees the cards."""
-        return None if viewer == seat else "draw"
+
+def _drew(work: Work, cards: int) -> str:
+    """The words for a draw of ``cards``, for the seats that do not see them."""
+    n = cards.bit_count()
+    return f"drew {n} card{'' if n == 1 else 's'} from the {work.rules.terms.stock} unseen"

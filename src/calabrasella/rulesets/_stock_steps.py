@@ -19,6 +19,7 @@ from ..actions import (
 from ..cards import DECK
 from ..errors import IllegalActionError, RulesetError
 from ..phases import Phase
+from ..places import _LAID, _STOCK, EVERYONE
 from ._step_tools import (
     _DONE_DRAWN,
     _DONE_FIRST,
@@ -29,7 +30,7 @@ from ._step_tools import (
     _role,
     _take_count,
 )
-from .protocol import _DECLARER, Exchange, Role, Step, Work, card_actions, put, wrong_kind
+from .protocol import _DECLARER, Role, Step, Work, card_actions, put, wrong_kind
 
 
 @attrs.frozen
@@ -115,16 +116,9 @@ class DiscardStep(Step):
     @staticmethod
     def _put(work: Work, seat: int, card: int, action: Action) -> None:
         """``card`` goes from ``seat``'s hand face down into the stock; the discard is recorded."""
-        bit = 1 << card
-        work.hands[seat] ^= bit
-        work.stock |= bit
-        work.discards = put(work.discards, seat, work.discards[seat] | bit)
+        work._move(1 << card, seat, _LAID + seat, 1 << seat, "discarded a card face down", seat, False)
         work.moved += 1
         work.entries.append((seat, action))
-
-    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
-        """A discard is face down: only its seat sees the card."""
-        return None if viewer == seat or type(action) is Done else "discard"
 
 
 @attrs.frozen
@@ -133,7 +127,10 @@ class ExposeStep(Step):
 
     def start(self, work: Work) -> bool:
         """Turn the stock face up; no decision."""
-        work.exposed |= work.stock & ~work.laid_down()
+        cards = work.stock & ~work.laid_down()
+        if cards:
+            words = f"turned the {work.rules.terms.stock} face up"
+            work._move(cards, _STOCK, _STOCK, EVERYONE, words, work.declarer, False)
         return False
 
 
@@ -187,13 +184,13 @@ class TakeStep(Step):
 
     @staticmethod
     def _take_forced(work: Work, seat: int, cards: int) -> None:
-        work.move_to_hand(seat, cards)
-        taken = list(work.taken)
-        taken[seat] |= cards
-        work.taken = tuple(taken)
-        if cards:
-            at, step = work.history_length, work.step
-            work.forced += tuple([(at, step, seat, TAKES[i]) for i in _bits.indices(cards)])
+        work.taken = put(work.taken, seat, work.taken[seat] | cards)
+        at, step, exposed = work.history_length, work.step, work.exposed
+        words = f"took a card from the {work.rules.terms.stock}"
+        for i in _bits.indices(cards):
+            work.forced += ((at, step, seat, TAKES[i]),)
+            seen = EVERYONE if exposed >> i & 1 else 1 << seat
+            work._move(1 << i, _STOCK, seat, seen, words, seat, True)
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """``Done`` first for ``"any"``, then one ``Take`` per takeable stock card."""
@@ -224,8 +221,9 @@ class TakeStep(Step):
         """``card`` goes from the stock to ``seat``, recorded, and the rest with it when no
         choice is left; return whether the take is over."""
         bit = 1 << card
-        work.stock = stock = work.stock ^ bit
-        work.hands[seat] |= bit
+        seen = EVERYONE if work.exposed & bit else 1 << seat
+        work._move(bit, _STOCK, seat, seen, f"took a card from the {work.rules.terms.stock}", seat, False)
+        stock = work.stock
         work.taken = put(work.taken, seat, work.taken[seat] | bit)
         work.moved += 1
         work.entries.append((seat, action))
@@ -254,10 +252,4 @@ class TakeStep(Step):
             decided += 1
             if self._take(work, seat, card, TAKES[card], laid_down):
                 return True
-
-    def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
-        """A card taken from a stock that was not turned up is seen only by its taker."""
-        if viewer == seat or type(action) is not Take:
-            return None
-        return None if exchange.exposed >> action.card.index & 1 else "take"
 

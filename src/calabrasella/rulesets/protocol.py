@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import abc
 import enum
-from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, ClassVar, NamedTuple, Optional
+from collections.abc import Callable, Hashable, Iterable
+from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Optional
 
 from .._memo import keep
 from ..actions import (
@@ -29,8 +29,10 @@ from ..actions import (
     Raise,
     Take,
 )
-from ..errors import IllegalActionError
+from ..cards import Card, CardSet, _cardset
+from ..errors import IllegalActionError, RulesetError
 from ..phases import Phase
+from ..places import _LAID, _STOCK, _TRICK, EVERYONE, MoveRecord, Place
 
 if TYPE_CHECKING:
     from .base import Ruleset
@@ -110,6 +112,10 @@ class Exchange(NamedTuple):
             builds the state, while its working copy is at hand.
         data: What steps keep of their own, as sorted ``(key, value)``
             pairs (see :meth:`Work.set`); the built-in steps keep nothing here.
+        moves: Every move of cards the exchange made (:meth:`Work.move`), in
+            order, as :data:`calabrasella.places.MoveRecord` tuples; read them
+            as :class:`calabrasella.places.Move` through
+            :attr:`calabrasella.State.moves`.
     """
 
     declarer: int
@@ -130,6 +136,7 @@ class Exchange(NamedTuple):
     order: tuple[int, ...]
     legal: tuple[Action, ...]
     data: tuple[tuple[str, Hashable], ...] = ()
+    moves: tuple[MoveRecord, ...] = ()
 
     @classmethod
     def begin(
@@ -144,9 +151,9 @@ class Exchange(NamedTuple):
         zeros = (0,) * players
         # By position, in the order of the fields (a NamedTuple's keywords are dear):
         # declarer, contract, modifier, plan, step, moved, called, giver, gave_back,
-        # exposed, discards, taken, drawn, starts, forced, order, legal, data.
+        # exposed, discards, taken, drawn, starts, forced, order, legal, data, moves.
         fields = (declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros)
-        return _tuple_new(cls, (*fields, (), (), order, (), ()))
+        return _tuple_new(cls, (*fields, (), (), order, (), (), ()))
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
@@ -166,6 +173,47 @@ class Exchange(NamedTuple):
         while k >= 0 and starts[k] > entry:
             k -= 1
         return k
+
+    def told(self, entry: int, forced: int, who: int, viewer: int, action: Action) -> str | None:
+        """Return what ``viewer`` is told of history entry ``entry`` (or, with ``entry``
+        -1, of forced move ``forced``), made by ``who``: ``None`` when it sees its cards.
+
+        The move the entry made says it (:meth:`Work.move`); a step that
+        overrides :meth:`Step.hidden_from` is asked too (told ``""``).
+        """
+        if who == viewer:
+            return None
+        if forced >= 0:
+            words = self.hidden_forced(forced, viewer)
+            k = self.forced[forced][1]
+        else:
+            words = self.hidden_move(entry, viewer)
+            k = self.step_of(entry)
+        if words is None and k >= 0:
+            step = self.plan[k]
+            if step.__class__.hidden_from is not Step.hidden_from:
+                words = None if step.hidden_from(who, viewer, action, self) is None else ""
+        return words
+
+    def hidden_move(self, entry: int, viewer: int) -> str | None:
+        """Return the words of the move history entry ``entry`` made, if ``viewer`` did not
+        see its cards; else ``None`` (no move, or a move it saw)."""
+        for record in self.moves:
+            if record[0] == entry and record[1] < 0:
+                if record[2] == viewer or record[6] >> viewer & 1:
+                    return None
+                return record[7]
+        return None
+
+    def hidden_forced(self, forced: int, viewer: int) -> str | None:
+        """Return the words of the move forced move ``forced`` made, if ``viewer`` did not
+        see its cards; else ``None``."""
+        for record in self.moves:
+            if record[1] == forced:
+                if record[2] == viewer or record[6] >> viewer & 1:
+                    return None
+                return record[7]
+        return None
 
 
 def _first(pair: tuple[str, Hashable]) -> str:
@@ -208,6 +256,7 @@ class Work:
         "called",
         "contract",
         "data",
+        "deciding",
         "declarer",
         "discards",
         "drawn",
@@ -220,6 +269,7 @@ class Work:
         "history_length",
         "modifier",
         "moved",
+        "moves",
         "order",
         "phase",
         "plan",
@@ -248,6 +298,9 @@ class Work:
         self.to_move = to_move
         self.history_length = history_length
         self.entries: list[tuple[int, Action]] = []
+        #: Whether a step is applying a decision (its moves belong to that entry),
+        #: not starting (its moves then belong to no entry).
+        self.deciding = True
         (
             self.declarer,
             self.contract,
@@ -267,6 +320,7 @@ class Work:
             self.order,
             _,
             self.data,
+            self.moves,
         ) = exchange
 
     def exchange(self, legal: tuple[Action, ...] = ()) -> Exchange:
@@ -293,6 +347,7 @@ class Work:
                 self.order,
                 legal,
                 self.data,
+                self.moves,
             ),
         )
 
@@ -348,9 +403,107 @@ class Work:
         return mask
 
     def move_to_hand(self, seat: int, cards: int) -> None:
-        """Move ``cards`` (a mask) from the stock into ``seat``'s hand."""
+        """Move ``cards`` (a mask) from the stock into ``seat``'s hand (nothing recorded:
+        use :meth:`move`)."""
         self.stock &= ~cards
         self.hands[seat] |= cards
+
+    def hand(self, seat: int | Role) -> CardSet:
+        """Return the cards ``seat`` (or the seat playing a role) holds now."""
+        return _cardset(self.hands[seat if type(seat) is int else self.seat(seat)])  # type: ignore[arg-type]
+
+    def move(
+        self,
+        cards: Card | CardSet | int,
+        source: Place,
+        target: Place,
+        *,
+        seen_by: Iterable[int | Role] | Literal["all"],
+        words: str,
+        seat: int | Role | None = None,
+        forced: bool = False,
+    ) -> None:
+        """Move ``cards`` from ``source`` to ``target`` and record the move: the one way
+        an exchange step moves cards.
+
+        A move from the stock to the stock turns its cards face up for
+        ``seen_by``. The seats in ``seen_by`` see the cards; every other seat
+        sees how many cards moved, and ``words`` ("passed a card face
+        down"): their views show the action that made the move as a
+        :class:`~calabrasella.Hidden` with these words. The seat that moves
+        always sees its own cards.
+
+        Args:
+            cards: A card, a set of cards, or a card mask.
+            source: Where they are: a hand, the stock or a seat's laid-aside cards
+                (:mod:`calabrasella.places`).
+            target: Where they go (likewise).
+            seen_by: The seats (or roles) that see the cards, or ``"all"``.
+            words: What the others are told, in a few words.
+            seat: Who moves them (by default the owner of ``source``, else of ``target``).
+            forced: The move is the engine's (the last forced move noted with
+                :meth:`force`), not the current action's.
+
+        Raises:
+            RulesetError: The cards are not all in ``source``, or a place is the
+                trick or a seat's tricks (the play moves those).
+        """
+        if type(cards) is int:
+            mask = cards
+        elif isinstance(cards, Card):
+            mask = 1 << cards.index
+        elif isinstance(cards, CardSet):
+            mask = cards.mask
+        else:
+            raise RulesetError(f"Work.move: expected a Card, a CardSet or a card mask, got {cards!r}")
+        src, dst = source.code, target.code
+        if src >= _TRICK or dst >= _TRICK:
+            raise RulesetError(f"an exchange step moves no cards from {source} to {target}")
+        if src < _STOCK:
+            have = self.hands[src]
+        elif src == _STOCK:
+            have = self.stock & ~self.laid_down()
+        else:
+            have = self.discards[src - _LAID]
+        if mask & ~have or not mask:
+            raise RulesetError(f"{CardSet(mask & ~have) or 'no card'} cannot move: not in {source}")
+        if seen_by == "all":
+            seen = EVERYONE
+        else:
+            seen = 0
+            for s in seen_by:
+                seen |= 1 << (s if type(s) is int else self.seat(s))  # type: ignore[arg-type]
+        if seat is None:
+            who = src if src < _STOCK else src - _LAID if src > _STOCK else dst if dst < _STOCK else dst - _LAID if dst > _STOCK else self.declarer
+        else:
+            who = seat if type(seat) is int else self.seat(seat)  # type: ignore[arg-type]
+        self._move(mask, src, dst, seen, words, who, forced)
+
+    def _move(self, mask: int, src: int, dst: int, seen: int, words: str, who: int, forced: bool) -> None:
+        """:meth:`move` on checked codes and masks (the built-in steps' path)."""
+        if src == dst == _STOCK:
+            self.exposed |= mask
+        else:
+            if src < _STOCK:
+                self.hands[src] &= ~mask
+            else:
+                self.stock &= ~mask
+                if src > _STOCK:
+                    s = src - _LAID
+                    self.discards = put(self.discards, s, self.discards[s] & ~mask)
+            if dst < _STOCK:
+                self.hands[dst] |= mask
+            else:
+                self.stock |= mask
+                if dst > _STOCK:
+                    s = dst - _LAID
+                    self.discards = put(self.discards, s, self.discards[s] | mask)
+        if forced:
+            record = (-1, len(self.forced) - 1, who, mask, src, dst, seen, words)
+        else:
+            entry = self.history_length - 1 if self.deciding else -1
+            record = (entry, -1, who, mask, src, dst, seen, words)
+        self.moves = (*self.moves, record)
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:

@@ -1,0 +1,256 @@
+"""Where the cards are, and who has seen them: places and the moves between them.
+
+Every card of a deal lies in one *place*: a seat's hand, the stock (the
+monte), the cards a seat laid aside face down, the trick on the table, or
+the tricks a seat has won. The exchange steps move cards from place to
+place through one primitive (:meth:`calabrasella.rulesets.steps.Work.move`),
+and each move is recorded with the seats that saw its cards and a few words
+for those that did not ("discarded a card face down"). Views, pictures,
+observations and the sampler read these records instead of knowing what
+each step does.
+
+Example:
+    >>> import calabrasella as cb
+    >>> s = cb.new_deal(cb.CAVENDISH, seed=7)
+    >>> for text in ("bid stand", "call 3c", "give back 5c", "discard 6c"):
+    ...     s = cb.apply(s, cb.parse_action(text))
+    >>> for move in s.moves:
+    ...     print(move)
+    seat 2: 3c from hand 2 to hand 1 (seen by all): handed over the called card
+    seat 1: 5c from hand 1 to hand 2 (seen by seat 1 and seat 2): gave a card back face down
+    seat 1: 6c from hand 1 to laid aside by 1 (seen by seat 1): discarded a card face down
+    >>> print(s.view(0).moves[-1])
+    seat 1: 1 card from hand 1 to laid aside by 1: discarded a card face down
+    >>> print(s.view(0).history[-1][1])
+    discarded a card face down
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple, Optional
+
+from .cards import CardSet, _cardset
+
+__all__ = [
+    "EVERYONE",
+    "STOCK",
+    "TRICK",
+    "Move",
+    "Place",
+    "Where",
+    "hand",
+    "laid_aside",
+    "won",
+]
+
+
+class Where(enum.Enum):
+    """The kinds of place a card can be in."""
+
+    #: A seat's hand.
+    HAND = "hand"
+    #: The stock (monte), face down unless turned up.
+    STOCK = "stock"
+    #: The cards a seat laid aside face down (its discards); they count with the stock.
+    LAID_ASIDE = "laid aside"
+    #: The trick on the table.
+    TRICK = "trick"
+    #: The tricks a seat has won.
+    WON = "won"
+
+
+#: Place codes, one small int a place: a hand is its seat (0..3), then the
+#: stock, each seat's laid-aside cards, the trick, each seat's tricks won.
+_STOCK = 4
+_LAID = 5
+_TRICK = 9
+_WON = 10
+_CODES = 14
+
+#: ``seen`` mask meaning every seat (a four-seat table included).
+EVERYONE = 0b1111
+
+
+class Place(NamedTuple):
+    """One place a card can be in: ``Place(Where.HAND, 1)`` is seat 1's hand.
+
+    Use the names :func:`hand`, :data:`STOCK`, :func:`laid_aside`,
+    :data:`TRICK` and :func:`won`; places compare and hash by value.
+
+    Attributes:
+        where: The kind of place.
+        seat: Whose hand, laid-aside cards or tricks (``None`` for the stock and the trick).
+    """
+
+    where: Where
+    seat: Optional[int] = None
+
+    @property
+    def code(self) -> int:
+        """The place as a small int (0..13), as the engine keeps it in its move records."""
+        return _code(self)
+
+    @classmethod
+    def of(cls, code: int) -> Place:
+        """Return the place of a code (see :attr:`code`).
+
+        Raises:
+            ValueError: ``code`` names no place.
+        """
+        if type(code) is not int or not 0 <= code < _CODES:
+            raise ValueError(f"no place has the code {code!r} (codes are 0..{_CODES - 1})")
+        return _PLACES[code]
+
+    def __str__(self) -> str:
+        """``hand 1``, ``the stock``, ``laid aside by 2``, ``the trick``, ``won by 0``."""
+        where = self.where
+        if where is Where.HAND:
+            return f"hand {self.seat}"
+        if where is Where.LAID_ASIDE:
+            return f"laid aside by {self.seat}"
+        if where is Where.WON:
+            return f"won by {self.seat}"
+        return f"the {where.value}"
+
+
+def _code(place: Place) -> int:
+    where, seat = place
+    if where is Where.STOCK:
+        return _STOCK
+    if where is Where.TRICK:
+        return _TRICK
+    if type(seat) is not int or not 0 <= seat <= 3:
+        raise ValueError(f"{where.value}: expected a seat 0..3, got {seat!r}")
+    if where is Where.HAND:
+        return seat
+    return (_LAID if where is Where.LAID_ASIDE else _WON) + seat
+
+
+_PLACES: tuple[Place, ...] = (
+    *(Place(Where.HAND, s) for s in range(4)),
+    Place(Where.STOCK),
+    *(Place(Where.LAID_ASIDE, s) for s in range(4)),
+    Place(Where.TRICK),
+    *(Place(Where.WON, s) for s in range(4)),
+)
+
+#: The stock (monte).
+STOCK: Place = _PLACES[_STOCK]
+#: The trick on the table.
+TRICK: Place = _PLACES[_TRICK]
+
+
+def hand(seat: int) -> Place:
+    """Return the place of ``seat``'s hand.
+
+    Example:
+        >>> from calabrasella import places
+        >>> str(places.hand(2)), places.hand(2).code
+        ('hand 2', 2)
+    """
+    return _PLACES[_code(Place(Where.HAND, seat))]
+
+
+def laid_aside(seat: int) -> Place:
+    """Return the place of the cards ``seat`` laid aside face down (its discards)."""
+    return _PLACES[_code(Place(Where.LAID_ASIDE, seat))]
+
+
+def won(seat: int) -> Place:
+    """Return the place of the tricks ``seat`` has won."""
+    return _PLACES[_code(Place(Where.WON, seat))]
+
+
+def seats_of(mask: int) -> frozenset[int]:
+    """Return the seats of a ``seen`` mask (bit ``s`` is seat ``s``)."""
+    return frozenset(s for s in range(4) if mask >> s & 1)
+
+
+#: A move as the engine records it (see :class:`Move`): ``(entry, forced, seat,
+#: cards, source, target, seen, words)`` with the cards as a mask (in a view,
+#: minus their number where the seat did not see them), the places as codes and
+#: the seats that saw it as a mask.
+MoveRecord = tuple[int, int, int, int, int, int, int, str]
+
+
+class Move(NamedTuple):
+    """Cards that went from one place to another, as one seat knows it (or as it was).
+
+    A state's :attr:`~calabrasella.State.moves` have every card; a view's
+    (:attr:`~calabrasella.View.moves`) have ``cards=None`` where the seat did
+    not see them, and then only ``number`` and ``words`` tell what happened.
+    A move whose source and target are the same place turns its cards face
+    up (the stock shown to all).
+
+    Attributes:
+        cards: The cards moved, or ``None`` where this seat did not see them.
+        number: How many cards moved.
+        source: Where they were.
+        target: Where they went.
+        seat: The seat that moved them (the seat that drew, for chance).
+        seen_by: The seats that saw the cards.
+        words: What happened, in words, for a seat that did not see the cards.
+        entry: The index of the history entry that made the move, or ``-1``
+            when the engine moved the cards by itself.
+        forced: The index of the forced move (:attr:`~calabrasella.State.forced_moves`)
+            that made it, or ``-1``.
+    """
+
+    cards: Optional[CardSet]
+    number: int
+    source: Place
+    target: Place
+    seat: int
+    seen_by: frozenset[int]
+    words: str
+    entry: int
+    forced: int
+
+    def __str__(self) -> str:
+        """``seat 1: 4 cards from the stock to hand 1: took the monte``."""
+        n = self.number
+        what = f"{n} card{'' if n == 1 else 's'}" if self.cards is None else str(self.cards)
+        shown = "" if self.cards is None else f" (seen by {_seats(self.seen_by)})"
+        where = (
+            f"turned face up in {self.source}"
+            if self.source == self.target
+            else f"from {self.source} to {self.target}"
+        )
+        return f"seat {self.seat}: {what} {where}{shown}: {self.words}"
+
+
+def _seats(seats: frozenset[int]) -> str:
+    if len(seats) >= 3:
+        return "all"
+    return " and ".join(f"seat {s}" for s in sorted(seats)) or "nobody"
+
+
+def move_of(record: MoveRecord, viewer: Optional[int] = None, players: int = 3) -> Move:
+    """Return a recorded move as ``viewer`` knows it (``None``: as it was)."""
+    entry, forced, seat, cards, source, target, seen, words = record
+    shown = cards >= 0 and (viewer is None or viewer == seat or seen >> viewer & 1)
+    seen_by = frozenset(s for s in range(players) if seen >> s & 1 or s == seat)
+    return Move(
+        _cardset(cards) if shown else None,
+        cards.bit_count() if cards >= 0 else -cards,
+        _PLACES[source],
+        _PLACES[target],
+        seat,
+        seen_by,
+        words,
+        entry,
+        forced,
+    )
+
+
+def redact(records: tuple[MoveRecord, ...], viewer: int) -> tuple[MoveRecord, ...]:
+    """Return move records as ``viewer`` may hold them: the cards it did not see left out
+    (their number kept, negated)."""
+    out = []
+    for record in records:
+        entry, forced, seat, cards, source, target, seen, words = record
+        if seat != viewer and not seen >> viewer & 1 and cards > 0:
+            record = (entry, forced, seat, -cards.bit_count(), source, target, seen, words)
+        out.append(record)
+    return tuple(out)
