@@ -35,9 +35,9 @@ from typing import ClassVar
 import attrs
 
 import calabrasella as cb
+from calabrasella import places
 from calabrasella.actions import JsonValue
 from calabrasella.rulesets import Terms
-from calabrasella import places
 from calabrasella.rulesets.steps import Role, Step, Work, wrong_kind
 from calabrasella.testing import CheckReport, check_ruleset
 

@@ -422,7 +422,9 @@ def test_each_pass_is_recorded_as_a_move_seen_by_the_two_adversaries() -> None:
     assert all(m.seen_by == frozenset((first, second)) and m.number == 1 for m in swaps)
     cards = [a.card for _, a in state.history if isinstance(a, swap.Swap)]
     assert [m.cards for m in swaps] == [cb.CardSet(1 << c.index) for c in cards]
-    declarer_moves = [m for m in state.view(state.declarer).moves if m.words == swaps[0].words]
+    declarer = state.declarer
+    assert declarer is not None
+    declarer_moves = [m for m in state.view(declarer).moves if m.words == swaps[0].words]
     assert [(m.cards, m.number) for m in declarer_moves] == [(None, 1), (None, 1)]
 
 
@@ -444,7 +446,7 @@ def test_every_view_of_a_deal_samples_worlds_that_give_it(seed: int) -> None:
         if state.is_over:
             break
         state = cb.apply(state, rng.choice(state.legal_actions()))
-    assert seen_hidden or state.result is not None and state.result.void
+    assert seen_hidden or (state.result is not None and state.result.void)
 
 
 @pytest.mark.usefixtures("registered")
@@ -452,6 +454,7 @@ def test_the_single_players_worlds_differ_in_the_cards_swapped() -> None:
     """Where the single player did not see the pass, the worlds put other cards in the
     adversaries' hands: the sampler does not pin the real ones."""
     state = after_swaps(stand(3), random.Random(3))
+    assert state.declarer is not None
     view = state.view(state.declarer)
     first, _ = adversaries(state)
     hands = {sample_state(view, k).hand(first) for k in range(12)}
