@@ -28,9 +28,13 @@ Example:
 from __future__ import annotations
 
 import enum
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from .cards import CardSet, _cardset
+
+if TYPE_CHECKING:
+    from .state import State
+    from .views import View
 
 __all__ = [
     "EVERYONE",
@@ -38,9 +42,11 @@ __all__ = [
     "TRICK",
     "Move",
     "Place",
+    "Spot",
     "Where",
     "hand",
     "laid_aside",
+    "layout",
     "won",
 ]
 
@@ -254,3 +260,117 @@ def redact(records: tuple[MoveRecord, ...], viewer: int) -> tuple[MoveRecord, ..
             record = (entry, forced, seat, -cards.bit_count(), source, target, seen, words)
         out.append(record)
     return tuple(out)
+
+
+class Spot(NamedTuple):
+    """What one place holds, as a picture or a table shows it to one seat (or to all).
+
+    Attributes:
+        place: The place.
+        shown: The cards the onlooker may see there, face up to it.
+        face_down: How many more cards lie there that the onlooker may not see.
+        public: The cards there that every seat has seen (the stock turned face up).
+    """
+
+    place: Place
+    shown: CardSet
+    face_down: int
+    public: CardSet
+
+
+def layout(game: State | View) -> tuple[Spot, ...]:
+    """Return every place that holds cards, with what is face up and what face down.
+
+    For a :class:`~calabrasella.State` the onlooker sees every card (as a
+    picture of the whole deal does); for a :class:`~calabrasella.View`, the
+    cards that seat may see. Each seat's hand, the stock (its cards turned
+    face up to all in ``public``), each seat's laid-aside cards (kept apart
+    from the stock they count with), the trick. Empty places are left out.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> s = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> for text in ("bid stand", "call 3c", "give back 5c", "discard 6c"):
+        ...     s = cb.apply(s, cb.parse_action(text))
+        >>> for spot in layout(s.view(0)):
+        ...     print(f"{spot.place}: {spot.shown} + {spot.face_down} face down")
+        hand 0: 3d Qd 7d 6d 5d 2h 6h Ks 7s Ac Qc 4c + 0 face down
+        hand 1:  + 11 face down
+        hand 2:  + 12 face down
+        the stock:  + 4 face down
+        laid aside by 1:  + 1 face down
+    """
+    from .state import State
+
+    if isinstance(game, State):
+        return _layout(game, None)
+    return _layout(game, game.seat)
+
+
+def _layout(game: State | View, viewer: int | None) -> tuple[Spot, ...]:
+    from .state import State
+
+    empty = CardSet()
+    state = isinstance(game, State)
+    if state:
+        ex = game.exchange  # type: ignore[union-attr]
+        hands = game.hand_masks  # type: ignore[union-attr]
+        records = () if ex is None else ex.moves
+        sizes = tuple(h.bit_count() for h in hands)
+        trick = game.trick_cards  # type: ignore[union-attr]
+    else:
+        view: View = game  # type: ignore[assignment]
+        sizes = view.hand_sizes
+        hands = tuple(view.hand.mask if s == view.seat else 0 for s in range(len(sizes)))
+        records = view.__dict__.get("_moves", ())
+        trick = tuple(card.index for _, card in view.trick)
+    players = len(sizes)
+    # what the moves say: the cards laid aside by each seat, the stock shown to all
+    laid = [0] * players
+    laid_count = [0] * players
+    public = 0
+    for record in records:
+        cards, src, dst, seen = record[3], record[4], record[5], record[6]
+        n = cards.bit_count() if cards >= 0 else -cards
+        known = max(cards, 0)
+        if src == dst == _STOCK:
+            if seen == EVERYONE:
+                public |= known
+            continue
+        if src == _STOCK:
+            public &= ~known
+        if _LAID <= dst < _TRICK:
+            laid[dst - _LAID] |= known
+            laid_count[dst - _LAID] += n
+        if _LAID <= src < _TRICK:
+            laid[src - _LAID] &= ~known
+            laid_count[src - _LAID] -= n
+    if state:
+        stock_mask = game.stock_mask  # type: ignore[union-attr]
+        laid = [m & stock_mask for m in laid]
+        laid_count = [m.bit_count() for m in laid]
+        rest = stock_mask
+        for m in laid:
+            rest &= ~m
+        stock_left, stock_shown = rest.bit_count(), rest
+    else:
+        stock_left = view.stock_size - sum(laid_count)
+        stock_shown = public
+    spots: list[Spot] = []
+    for s in range(players):
+        if sizes[s]:
+            shown = _cardset(hands[s]) if viewer is None or viewer == s else empty
+            spots.append(Spot(_PLACES[s], shown, sizes[s] - len(shown), empty))
+    if stock_left > 0:
+        shown = _cardset(stock_shown)
+        spots.append(Spot(STOCK, shown, stock_left - len(shown), _cardset(public & stock_shown)))
+    for s in range(players):
+        if laid_count[s] > 0:
+            shown = _cardset(laid[s]) if viewer is None or viewer == s else empty
+            spots.append(Spot(_PLACES[_LAID + s], shown, laid_count[s] - len(shown), empty))
+    if trick:
+        cards = 0
+        for c in trick:
+            cards |= 1 << c
+        spots.append(Spot(TRICK, _cardset(cards), 0, _cardset(cards)))
+    return tuple(spots)

@@ -658,7 +658,7 @@ def test_rule3_chiamo_discards_four_face_down_as_the_new_monte() -> None:
         view = state.view(seat)
         assert view.discards == cb.CardSet()
         assert view.stock_size == 4
-        assert history_of(view)[-4:] == [(1, cb.Hidden("discard"))] * 4
+        assert history_of(view)[-4:] == [(1, cb.Hidden("discard", "discarded a card face down"))] * 4
 
 
 def test_rule3_chiamo_discards_face_down_adversaries_cannot_tell() -> None:
@@ -695,7 +695,7 @@ def test_rule3_give_back_face_down_seen_by_declarer_and_giver_only() -> None:
         assert (1, give("4s")) in history_of(view)
     third = state.view(0)
     assert third.given_back is None
-    assert (1, cb.Hidden("give_back")) in history_of(third)
+    assert (1, cb.Hidden("give_back", "gave a card back face down")) in history_of(third)
     assert not any(isinstance(a, cb.GiveBack) for _, a in third.history)
     # the other adversary cannot tell 4s from 4h
     other = cb.apply(called, give("4h"))
@@ -736,7 +736,7 @@ def test_rule4_solo_discards_four_face_down_as_the_new_monte() -> None:
     assert state.stock == P("5d 4d 4s 4c")
     assert state.hand(0) == P("3d 2d Ad Kd Qd Jd 7d 6d 3h 2h Ah Kh")
     for seat in (1, 2):
-        assert history_of(state.view(seat))[-4:] == [(0, cb.Hidden("discard"))] * 4
+        assert history_of(state.view(seat))[-4:] == [(0, cb.Hidden("discard", "discarded a card face down"))] * 4
 
 
 def test_rule4_solo_monte_exposed_true_is_the_default() -> None:
@@ -867,7 +867,7 @@ def test_rule5_dividete_views_show_each_adversary_only_his_own_draw() -> None:
     assert (0, draw("7c 5c")) in history_of(state.view(0))
     for seat in (1, 2):
         history = history_of(state.view(seat))
-        assert (0, cb.Hidden("draw")) in history
+        assert (0, cb.Hidden("draw", "drew 2 cards from the monte unseen")) in history
         assert not any(isinstance(a, cb.Draw) for _, a in history)
     # a world where the monte held 7h instead of 6c (and the declarer 6c instead of 7h):
     # seat 0 drew the same 7c 5c and cannot tell the difference
@@ -893,11 +893,11 @@ def test_rule5_dividete_discards_are_face_down() -> None:
     assert a.view(1).discards == P("6c 4c")
     assert a.view(2).discards == cb.CardSet()
     assert history_of(a.view(2))[-4:] == [
-        (0, cb.Hidden("discard")), (0, cb.Hidden("discard")),
-        (1, cb.Hidden("discard")), (1, cb.Hidden("discard")),
+        (0, cb.Hidden("discard", "discarded a card face down")), (0, cb.Hidden("discard", "discarded a card face down")),
+        (1, cb.Hidden("discard", "discarded a card face down")), (1, cb.Hidden("discard", "discarded a card face down")),
     ]
-    assert history_of(a.view(1))[-4:-2] == [(0, cb.Hidden("discard"))] * 2
-    assert history_of(a.view(0))[-2:] == [(1, cb.Hidden("discard"))] * 2
+    assert history_of(a.view(1))[-4:-2] == [(0, cb.Hidden("discard", "discarded a card face down"))] * 2
+    assert history_of(a.view(0))[-2:] == [(1, cb.Hidden("discard", "discarded a card face down"))] * 2
     # the declarer cannot tell which cards were laid down
     assert a.view(2) == b.view(2)
 
@@ -990,7 +990,7 @@ def test_rule5_scegliete_each_discards_exactly_as_many_as_he_took() -> None:
     assert [len(h) for h in state.hands] == [12, 12, 12]
     assert state.view(2).discards == cb.CardSet()
     assert history_of(state.view(2))[-4:] == [
-        (0, cb.Hidden("discard")), *[(1, cb.Hidden("discard"))] * 3,
+        (0, cb.Hidden("discard", "discarded a card face down")), *[(1, cb.Hidden("discard", "discarded a card face down"))] * 3,
     ]
 
 

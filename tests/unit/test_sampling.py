@@ -19,9 +19,10 @@ import attrs
 import pytest
 
 import calabrasella as cb
+from calabrasella import places
 from calabrasella.bots._calling import callable_kind
 from calabrasella.bots.sampling import InconsistentViewError, ReplaySampler, Sampler, sample_state
-from calabrasella.rulesets.steps import Step
+from calabrasella.rulesets.steps import Step, Work
 from calabrasella.testing import cards_seat_may_know, relabel_action, relabel_cards
 
 THREES = cb.CardSet.parse("3d 3h 3s 3c")
@@ -467,7 +468,7 @@ def _edits() -> list[tuple[str, Callable[[cb.State, cb.View], cb.View]]]:
     def own_move_hidden(s: cb.State, v: cb.View) -> cb.View:
         history = list(v.history)
         i = next(i for i, (who, a) in enumerate(history) if who == 0 and isinstance(a, cb.Play))
-        history[i] = (0, cb.Hidden("discard"))
+        history[i] = (0, cb.Hidden("discard", "discarded a card face down"))
         return attrs.evolve(v, history=tuple(history))
 
     def my_card_played_by_another(s: cb.State, v: cb.View) -> cb.View:
@@ -525,8 +526,9 @@ def test_a_view_with_wrong_legal_actions_is_refused_when_sampled() -> None:
         sample_state(bad, 3)
 
 
-def test_a_ruleset_with_its_own_step_kind_is_refused() -> None:
-    """A step kind the sampler does not know: RulesetError, not a guess."""
+def test_a_ruleset_with_its_own_step_kind_is_followed_through_its_moves() -> None:
+    """A step kind of a variant's own that moves no card: the sampler follows the
+    recorded moves (none) and its worlds give the view back."""
 
     @attrs.frozen
     class Pause(Step):
@@ -541,7 +543,36 @@ def test_a_ruleset_with_its_own_step_kind_is_refused() -> None:
             return (Pause(), *super().exchange_plan(contract))
 
     state = cb.apply(cb.new_deal(Paused(), seed=1), cb.Bid(cb.Contract.STAND))
-    with pytest.raises(cb.RulesetError, match="Pause"):
+    for seat in range(3):
+        view = state.view(seat)
+        assert Sampler(view).sample(seat).view(seat) == view
+
+
+def test_a_step_of_its_own_moving_stock_cards_unseen_is_refused() -> None:
+    """A step of a variant's own that moves cards out of the stock: the sampler follows
+    only moves from hand to hand of such steps, and says so rather than guess."""
+
+    @attrs.frozen
+    class PeekAndKeep(Step):
+        def start(self, work: Work) -> bool:
+            card = next(iter(cb.CardSet(work.stock)))
+            declarer = work.declarer
+            work.move(card, places.STOCK, places.hand(declarer), seen_by=(declarer,), words="kept a card")
+            work.move(
+                next(iter(work.hand(declarer))), places.hand(declarer), places.STOCK,
+                seen_by=(declarer,), words="put a card back",
+            )  # fmt: skip
+            return False
+
+    @attrs.frozen(kw_only=True)
+    class Peeking(cb.Cavendish):
+        name = "cavendish_peeking_sampling"
+
+        def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+            return (PeekAndKeep(), *super().exchange_plan(contract))
+
+    state = cb.apply(cb.new_deal(Peeking(), seed=1), cb.Bid(cb.Contract.STAND))
+    with pytest.raises(cb.RulesetError, match="from hand to hand"):
         Sampler(state.view(0))
 
 
@@ -761,7 +792,8 @@ def _swap_variant() -> Any:
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_ruleset_with_its_own_step_is_sampled_by_replay(players: int) -> None:
-    """The swap variant, late in the play, from every seat: each world drawn by replay is
+    """The swap variant, late in the play, from every seat: each world drawn by replay (and
+    by the sampler, which follows the swap's recorded moves) is
     a state whose view is the seat's view, in which the seat was dealt its own hand (the
     rules move a card of its hand only by a move it sees: its own, or a pass to it)."""
     rules = _swap_variant().SwapCavendish(players=players)
@@ -775,8 +807,8 @@ def test_a_ruleset_with_its_own_step_is_sampled_by_replay(players: int) -> None:
             state = cb.apply(state, rng.choice(cb.legal_actions(state)))
         if state.is_over:
             continue
-        with pytest.raises(cb.RulesetError, match="SwapStep"):
-            Sampler(state.view(0))
+        for seat in range(players):  # the exact sampler follows the swap's moves too
+            assert Sampler(state.view(seat)).sample(seed).view(seat) == state.view(seat)
         for seat in range(players):
             view = state.view(seat)
             sampler = ReplaySampler(view)

@@ -19,7 +19,7 @@ from calabrasella.bots import sampling_bot
 from calabrasella.bots.base import BotError, regular_actions
 from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.bots.play import play_deal
-from calabrasella.bots.sampling import TRIES, ReplaySampler
+from calabrasella.bots.sampling import TRIES, ReplaySampler, Sampler
 from calabrasella.bots.sampling_bot import SamplingBot, utility
 
 # A Calabresella deal, dealer 0: seat 1 (eldest) bids solissimo and leads. He
@@ -206,21 +206,21 @@ def test_a_seed_that_is_not_an_int_or_random_raises_seed_error() -> None:
 def test_it_plays_whole_deals_of_a_variant_with_its_own_step(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The swap variant of the examples (an exchange step the exact sampler does not
-    model): sampling bots with the default settings play five deals to the end, searching
-    worlds drawn by replay, with no warning."""
+    """The swap variant of the examples (an exchange step of its own, which the sampler
+    follows through its recorded moves): sampling bots with the default settings play
+    five deals to the end, searching worlds the sampler draws, with no warning."""
     swap = load_example("swap_variant")
     rules = swap.SwapCavendish()
     drawn: list[cb.State] = []
-    honest = ReplaySampler.sample
+    honest = Sampler.sample
 
-    def spy(self: ReplaySampler, rng: random.Random, tries: int = TRIES) -> cb.State:
-        world = honest(self, rng, tries)
+    def spy(self: Sampler, rng: random.Random | int) -> cb.State:
+        world = honest(self, rng)
         drawn.append(world)
         assert world.view(self.view.seat) == self.view
         return world
 
-    monkeypatch.setattr(ReplaySampler, "sample", spy)
+    monkeypatch.setattr(Sampler, "sample", spy)
     bots = [SamplingBot.classic(seat) for seat in range(3)]
     finals = []
     with warnings.catch_warnings(record=True) as caught:
@@ -245,6 +245,10 @@ def test_where_no_world_is_found_it_warns_once_and_plays_its_fallback(
     def none_found(self: ReplaySampler, rng: random.Random, tries: int = TRIES) -> cb.State:
         raise cb.RulesetError(f"no world found in {tries} deals replayed")
 
+    def refused(self: Sampler, view: cb.View) -> None:
+        raise cb.RulesetError("a step the sampler cannot follow")
+
+    monkeypatch.setattr(Sampler, "__init__", refused)
     monkeypatch.setattr(ReplaySampler, "sample", none_found)
     bots = [SamplingBot.classic(seat) for seat in range(3)]
     with warnings.catch_warnings(record=True) as caught:

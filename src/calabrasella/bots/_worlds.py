@@ -379,6 +379,9 @@ def analyse(view: cb.View) -> Model:
     fwd = _Pass(view, order, dealt)
     if custom:
         fwd.exact = False  # a step of its own may have rules the model leaves out
+        for move in own.get((-1, -1), []):  # moves made with no entry to follow them by
+            if move.source != move.target:
+                _own_move(fwd, move, -1)
     poss = fwd.poss
     not_all = 0
     kind = None
