@@ -22,6 +22,8 @@ __all__ = ["TOTAL_UNITS", "Bonus", "Result", "Side", "Tally", "result_of", "sett
 TOTAL_UNITS = 35
 #: Units for winning the last trick.
 LAST_TRICK_UNITS = 3
+#: The fewest units with which the declarer wins (more than half of 35).
+WINNING_UNITS = 18
 
 
 class Side(enum.Enum):

@@ -30,10 +30,11 @@ from typing import Any, ClassVar
 
 import attrs
 
+from .._tricks import legal_plays, winning_play
 from ..actions import Contract, Modifier
-from ..cards import CardSet
+from ..cards import DECK, Card, CardSet
 from ..errors import RulesetError, RulesetOptionError
-from ..scoring import Result, Tally
+from ..scoring import LAST_TRICK_UNITS, TOTAL_UNITS, WINNING_UNITS, Result, Tally
 from .steps import Step
 
 __all__ = ["Calls", "Ruleset", "Terms", "choice", "flag"]
@@ -276,6 +277,69 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
             'eldest'
         """
         return attrs.asdict(self, filter=_is_option)
+
+    # --- the rules a consumer asks (bots, the solver, pictures, servers) -------------
+
+    @property
+    def deal_units(self) -> int:
+        """The units every deal distributes: the cards' and the last trick's (35).
+
+        Example:
+            >>> from calabrasella import CAVENDISH
+            >>> CAVENDISH.deal_units, CAVENDISH.last_trick_units, CAVENDISH.winning_units
+            (35, 3, 18)
+        """
+        return TOTAL_UNITS
+
+    @property
+    def last_trick_units(self) -> int:
+        """The units for winning the last trick (3), besides the stock's cards."""
+        return LAST_TRICK_UNITS
+
+    @property
+    def winning_units(self) -> int:
+        """The fewest units with which the declarer wins the deal (18 of 35)."""
+        return WINNING_UNITS
+
+    def card_units(self, card: Card | int) -> int:
+        """Return the units a card counts in a trick (ace 3; 3, 2, K, Q, J 1; others 0).
+
+        Example:
+            >>> from calabrasella import CALABRESELLA, Card
+            >>> CALABRESELLA.card_units(Card.parse("Ad")), CALABRESELLA.card_units(Card.parse("7d"))
+            (3, 0)
+        """
+        return DECK[card if type(card) is int else card.index].units  # type: ignore[union-attr]
+
+    def legal_plays(self, hand: CardSet, trick: Sequence[Card]) -> CardSet:
+        """Return the cards of ``hand`` that may be played to ``trick`` (the cards so far,
+        from the lead): the suit led where the hand holds it and suit must be followed.
+
+        Example:
+            >>> from calabrasella import CAVENDISH, CardSet, Card
+            >>> str(CAVENDISH.legal_plays(CardSet.parse("Ad 4d 5s"), [Card.parse("7d")]))
+            'Ad 4d'
+        """
+        cards = tuple(c.index for c in trick)
+        plays = legal_plays(hand.mask, cards, self._play != PLAY_FREE)
+        mask = 0
+        for play in plays:
+            mask |= 1 << play.card.index
+        return CardSet(mask)
+
+    def trick_winner(self, trick: Sequence[Card], leader: int, order: Sequence[int]) -> int:
+        """Return the seat that wins ``trick`` (the cards from the lead) led by ``leader``,
+        the seats playing in ``order`` (the three active seats from the eldest hand).
+
+        Example:
+            >>> from calabrasella import CAVENDISH, Card
+            >>> trick = [Card.parse(c) for c in ("4d", "Ad", "3s")]
+            >>> CAVENDISH.trick_winner(trick, leader=2, order=(1, 2, 0))
+            0
+        """
+        cards = [c.index for c in trick]
+        i = list(order).index(leader)
+        return order[(i + winning_play(cards)) % len(order)]
 
     def contract_rank(self, contract: Contract) -> int:
         """Return the place of ``contract`` among :attr:`contracts` (higher beats lower).

@@ -37,7 +37,6 @@ STAKES: dict[Contract | Modifier, int] = {
     Modifier.SCEGLIETE: 16,
 }
 _BIDS = (Contract.CHIAMO, Contract.SOLO, Contract.SOLISSIMO)
-_WIN_UNITS = 18
 
 
 # The plans, built once (steps are frozen values): chiamo's by whether the card
@@ -294,7 +293,7 @@ class Calabresella(Ruleset):
             >>> CALABRESELLA.stramazzo_reason(t)
             'only 0 card units in its tricks, under a point'
         """
-        won = tally.declarer_units >= _WIN_UNITS
+        won = tally.declarer_units >= self.winning_units
         if won:
             cards, total, last = tally.adversary_card_units, tally.adversary_units, not tally.declarer_last
         else:
@@ -314,7 +313,7 @@ class Calabresella(Ruleset):
     def score(self, tally: Tally) -> Result:
         """The stake, x2 for cappotto, x3 for stramazzo, from or to each adversary."""
         du, au = tally.declarer_units, tally.adversary_units
-        won = du >= _WIN_UNITS
+        won = du >= self.winning_units
         base = self.stake(tally.contract, tally.modifier)
         multiplier, bonus = 1, None
         notes = [

@@ -9,7 +9,7 @@ import attrs
 from .._bits import FULL
 from ..actions import Contract
 from ..cards import CardSet, _cardset
-from ..scoring import TOTAL_UNITS, Bonus, Result, Tally, result_of
+from ..scoring import Bonus, Result, Tally, result_of
 from .base import Calls, Ruleset, Terms, choice, flag
 from .steps import CallStep, DiscardStep, ExposeStep, GiveBackStep, Role, Step, TakeStep
 
@@ -115,7 +115,7 @@ class Cavendish(Ruleset):
     def score(self, tally: Tally) -> Result:
         """The difference of the sides' units, 70 if one side has all 35."""
         du, au = tally.declarer_units, tally.adversary_units
-        won = du >= 18
+        won = du >= self.winning_units
         bonus = None
         multiplier = 1
         notes = [f"single player {du}, adversaries {au}"]
@@ -130,7 +130,7 @@ class Cavendish(Ruleset):
                 f"{tally.adversary_revokes}; 9 units each move to the other side "
                 f"(net {tally.penalty_units:+d} to the single player, no side below 0)"
             )
-        if du == TOTAL_UNITS or au == TOTAL_UNITS:
+        if du == self.deal_units or au == self.deal_units:
             bonus, multiplier = Bonus.ALL_POINTS, 2
             notes.append("one side took all 35: the value is doubled")
         return result_of(
