@@ -15,6 +15,7 @@ from ._tricks import trick_winner
 from .actions import Abandon, Action, Revoke, TurnStock
 from .errors import IllegalActionError
 from .phases import OVER, PLAYING
+from .places import _STOCK, EVERYONE
 from .rulesets.base import PLAY_TABLE
 from .rulesets.steps import describe
 from .scoring import Result, Tally, settle
@@ -79,8 +80,10 @@ def _turn_stock(state: State, seat: int, action: Action) -> State:
     history = state._history + ((seat, action),)
     if seat != ex.declarer:
         work = work_of(state)
-        work.exposed |= work.stock
+        words = f"turned the {state._rules.terms.stock} face up"
+        work._move(work.stock, _STOCK, _STOCK, EVERYONE, words, seat, False)
         return close(state, work, history)
+    units = state._rules.deal_units  # the value of a whole deal
     tally = Tally(
         players=state.players, dealer=state._deal.dealer, declarer=seat, contract=ex.contract,
         modifier=ex.modifier, declarer_card_units=0, adversary_card_units=0, stock_units=0,
@@ -91,10 +94,12 @@ def _turn_stock(state: State, seat: int, action: Action) -> State:
         declarer=seat,
         contract=ex.contract,
         modifier=ex.modifier,
-        payments=settle(tally, declarer_won=False, value=35, dealer_shares=state._rules.dealer_shares),
+        payments=settle(
+            tally, declarer_won=False, value=units, dealer_shares=state._rules.dealer_shares
+        ),
         notes=(
             "the single player turned the stock before he had discarded: "
-            "the deal is void and he loses 35 to each adversary",
+            f"the deal is void and he loses {units} to each adversary",
         ),
     )
     return evolve(state, phase=OVER, to_move=None, history=history, result=result)

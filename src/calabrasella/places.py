@@ -300,18 +300,14 @@ def layout(game: State | View) -> tuple[Spot, ...]:
         the stock:  + 4 face down
         laid aside by 1:  + 1 face down
     """
-    from .state import State
-
-    if isinstance(game, State):
+    if hasattr(game, "hand_masks"):  # a state (never imported here: states sit above places)
         return _layout(game, None)
     return _layout(game, game.seat)
 
 
 def _layout(game: State | View, viewer: int | None) -> tuple[Spot, ...]:
-    from .state import State
-
     empty = CardSet()
-    state = isinstance(game, State)
+    state = viewer is None
     if state:
         ex = game.exchange  # type: ignore[union-attr]
         hands = game.hand_masks  # type: ignore[union-attr]

@@ -183,15 +183,18 @@ def test_a_chance_node_state_round_trips() -> None:
 
 
 def test_view_json_holds_hidden_entries_and_loads_back_equal() -> None:
-    """Another seat's discard is {"hidden": "discard"}; the view loads back equal."""
+    """Another seat's discard is {"hidden": "discard", "words": ...}; the view loads back equal."""
     s = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
     for action in (cb.Bid("stand"), cb.Call("3h"), cb.GiveBack("4h"), cb.Discard("5s")):
         s = cb.apply(s, action)
     view = s.view(0)
     data = cb.to_data(view)
     assert data["type"] == "view" and data["seat"] == 0
-    assert data["history"] == [[1, "bid stand"], [1, "call 3h"], [1, {"hidden": "give_back"}],
-                               [1, {"hidden": "discard"}]]  # fmt: skip
+    assert data["history"] == [
+        [1, "bid stand"], [1, "call 3h"],
+        [1, {"hidden": "give_back", "words": "gave a card back face down"}],
+        [1, {"hidden": "discard", "words": "discarded a card face down"}],
+    ]  # fmt: skip
     assert data["hand"] == [c.code for c in s.hand(0)]
     assert data["rules"] == {"name": "cavendish", "version": 2, "options": cb.CAVENDISH.options()}
     assert cb.from_json(cb.to_json(view), cb.View) == view

@@ -24,6 +24,7 @@ from calabrasella.rulesets import steps as st
 
 from ._calling import callable_kind
 from ._hand import bits
+from ._own_steps import _is_own, _moves_of, _own_move, _own_moves
 
 __all__ = ["InconsistentViewError", "Model", "analyse"]
 
@@ -122,23 +123,6 @@ def _card(action: object) -> int:
     return action.card.index  # type: ignore[attr-defined, no-any-return]
 
 
-_KNOWN = (*_PLAYS, *_SILENT, cb.Discard, cb.Take, cb.Draw, cb.GiveBack, cb.Call, cb.OutOfTurn)
-_KNOWN_HIDDEN = ("discard", "give_back", "draw", "take")
-
-
-def _is_own(action: object) -> bool:
-    """Whether an entry is an action of a variant's own kind (or one shown face down)."""
-    if type(action) is cb.Hidden:
-        return action.kind not in _KNOWN_HIDDEN
-    return type(action) not in _KNOWN
-
-
-def _moves_of(
-    own: dict[tuple[int, int], list[cb.places.Move]], rank: int, index: int
-) -> list[cb.places.Move]:
-    return own.get((index, -1) if rank else (-1, index), [])
-
-
 def _dealt_hand(
     view: cb.View,
     events: list[tuple[int, int, int, int, object]],
@@ -229,34 +213,6 @@ def _plan(view: cb.View) -> tuple[st.Step, ...]:
     if view.modifier is not None:
         plan = plan + tuple(rules.raise_plan(view.modifier))
     return plan
-
-
-def _own_moves(view: cb.View) -> dict[tuple[int, int], list[cb.places.Move]]:
-    """The moves of actions of a variant's own kinds, by ``(entry, forced)``."""
-    out: dict[tuple[int, int], list[cb.places.Move]] = {}
-    for move in view.moves:
-        out.setdefault((move.entry, move.forced), []).append(move)
-    return out
-
-
-_HAND_CODES = range(4)
-
-
-def _own_move(fwd: _Pass, move: cb.places.Move, entry: int) -> None:
-    """Follow a move an exchange step of a variant's own made: from hand to hand only."""
-    src, dst = move.source.code, move.target.code
-    if src not in _HAND_CODES or dst not in _HAND_CODES:
-        raise cb.RulesetError(
-            f"{fwd.view.rules.name}: the sampler follows a step of its own only when it moves "
-            f"cards from hand to hand, not from {move.source} to {move.target}"
-        )
-    fwd.exact = False
-    if move.cards is not None:
-        for card in bits(move.cards.mask):
-            fwd.move(card, src, dst)
-    else:  # any card that may be in the source may now be in the target
-        fwd.poss[dst] |= fwd.poss[src]
-        fwd.widened = True
 
 
 def _role_seat(role: st.Role, order: tuple[int, int, int], declarer: int) -> int:
