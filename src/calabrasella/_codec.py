@@ -39,7 +39,8 @@ from .cards import DECK, Card, CardSet
 from .deal import Deal
 from .errors import NotationError, RecordError, RulesetError, SeatError
 from .match import Cut
-from .rulesets import _REGISTRY
+from .rulesets import ruleset_class as registered_ruleset
+from .rulesets import ruleset_names
 from .rulesets.base import Ruleset
 from .scoring import Bonus, Result, Side
 
@@ -315,9 +316,9 @@ class FrozenMap(Mapping[str, Any]):
 def ruleset_class(name: object, where: str) -> type[Ruleset]:
     """Return the registered ruleset class called ``name``."""
     key = text(name, where, 64).strip().lower()
-    cls = _REGISTRY.get(key)
+    cls = registered_ruleset(key)
     if cls is None:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(ruleset_names())
         fail(where, f"no ruleset named {quote(name)} is registered (known: {known})")
     return cls
 

@@ -55,10 +55,12 @@ from .actions import (
 from .cards import DECK
 from .errors import RecordError, RulesetError
 from .places import MoveRecord
-from .rulesets import _REGISTRY, find_ruleset
-from .rulesets._raise_steps import _draw
+from .rulesets import find_ruleset
+from .rulesets import ruleset_class as registered_ruleset
 from .rulesets.base import Ruleset
-from .rulesets.steps import Exchange
+from .rulesets.steps import DrawStep, Exchange
+
+_draw_of = DrawStep.outcome
 
 __all__ = [
     "CONTRACTS",
@@ -225,7 +227,7 @@ def decode_actions(data: bytes, extras: tuple[Any, ...]) -> list[Action]:
     if extras:
         kept = iter(extras)
         acts = [
-            _draw(next(kept)) if a is _DRAW_MARK else _custom_action(next(kept)) if a is _CUSTOM_MARK else a
+            _draw_of(next(kept)) if a is _DRAW_MARK else _custom_action(next(kept)) if a is _CUSTOM_MARK else a
             for a in acts
         ]
     return acts
@@ -257,7 +259,7 @@ def encode_rules(rules: Ruleset) -> Any:
     that its name and options build again, else the ruleset itself."""
     cls = rules.__class__
     name = cls.name.strip().lower() if isinstance(cls.name, str) else ""
-    registered = _REGISTRY.get(name) is cls
+    registered = registered_ruleset(name) is cls
     known = _ENCODED.get(id(rules))
     if known is None or known[0] is not rules or known[1] != registered:
         encoding = _encoding(rules, name) if registered else rules
@@ -287,7 +289,7 @@ def decode_rules(encoded: Any) -> Ruleset:
     if encoded.__class__ is not tuple:  # a ruleset pickled as itself
         return encoded  # type: ignore[no-any-return]
     name, options = encoded
-    cls = _REGISTRY.get(name)
+    cls = registered_ruleset(name)
     if cls is None:
         raise RulesetError(f"cannot load a state of the ruleset {name!r}: it is not registered")
     key = (cls, name, options)

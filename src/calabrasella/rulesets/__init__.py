@@ -49,6 +49,7 @@ __all__ = [
     "flag",
     "register_ruleset",
     "registered_ruleset",
+    "ruleset_class",
     "ruleset_names",
     "unregister_ruleset",
 ]
@@ -198,6 +199,16 @@ def registered_ruleset(cls: _R) -> Iterator[_R]:
     finally:
         _REGISTRY.clear()
         _REGISTRY.update(saved)
+
+
+def ruleset_class(name: str) -> type[Ruleset] | None:
+    """Return the ruleset class registered under ``name`` (as written), or ``None``.
+
+    Example:
+        >>> ruleset_class("cavendish") is Cavendish, ruleset_class("skat")
+        (True, None)
+    """
+    return _REGISTRY.get(name)
 
 
 def ruleset_names() -> tuple[str, ...]:

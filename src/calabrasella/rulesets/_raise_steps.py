@@ -106,6 +106,12 @@ class DrawStep(Step):
             return False
         return self.count > 0 and work.ask(None, Phase.DRAWING)
 
+    @staticmethod
+    def outcome(cards: int) -> Draw:
+        """Return the chance outcome of drawing ``cards`` (a mask): one ``Draw`` a mask,
+        shared, as the engine shares its card actions."""
+        return _draw(cards)
+
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """Every ``count`` cards of the stock, equally likely, ordered by their masks."""
         return _draw_outcomes(work.stock, self.count)
