@@ -21,7 +21,6 @@ import random
 
 import calabrasella as cb
 
-from .. import _encoding_views as _facts
 from ._hand import bits
 
 __all__ = ["Replayer"]
@@ -58,9 +57,8 @@ class Replayer:
         self.entries = history
         # each seat's cards played to tricks, and the suits it showed out of (as suit
         # bits) where suit must be followed: the views' own reading of the history
-        cards, suits, _ = _facts.scan(view)
-        played = [cards >> (40 * s) & _facts.ALL for s in range(n)] + [0]  # (the stock
-        voids = [suits >> (4 * s) & 15 for s in range(n)] + [0]  # plays nothing)
+        played = [cards.mask for cards in view.cards_played] + [0]  # (the stock plays nothing)
+        voids = [sum(1 << suit.value for suit in v) for v in view.known_voids] + [0]
         self.played = played
         self.voids = voids
         #: For each seat, the cards of the suits it showed out of (it got rid of them first).

@@ -61,7 +61,6 @@ from typing import Union
 
 import calabrasella as cb
 
-from .._memo import keep
 from ._hand import bits
 from ._replay import Replayer, _named
 from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
@@ -441,5 +440,8 @@ def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
     except TypeError:  # a view edited by hand to hold something unhashable: no caching
         return Sampler(view).sample(rng)
     if sampler is None:
-        sampler = keep(_CACHE, view, Sampler(view), _CACHE_SIZE)
+        sampler = Sampler(view)
+        if len(_CACHE) >= _CACHE_SIZE:  # the oldest goes first
+            del _CACHE[next(iter(_CACHE))]
+        _CACHE[view] = sampler
     return sampler.sample(rng)
