@@ -58,7 +58,7 @@ from .places import MoveRecord
 from .rulesets import find_ruleset
 from .rulesets import ruleset_class as registered_ruleset
 from .rulesets.base import Ruleset
-from .rulesets.steps import DrawStep, Exchange
+from .rulesets.steps import DrawStep, Exchange, RaiseStep
 
 _draw_of = DrawStep.outcome
 
@@ -315,7 +315,7 @@ def _plan_code(rules: Ruleset, ex: Exchange) -> Any:
             at = 0
             while at < len(base) and plan[at] == base[at]:
                 at += 1
-            if plan == (*base[:at], *extra, *base[at:]):
+            if plan == RaiseStep.raised(base, at, extra):
                 return (1, at)
     except Exception:  # hooks that refuse: keep the plan itself
         pass
@@ -329,7 +329,7 @@ def _plan_of(rules: Ruleset, contract: Contract, modifier: Modifier | None, code
     if type(code) is tuple and len(code) == 2 and code[0] == 1 and type(code[1]) is int:
         base = rules.exchange_plan(contract)
         at = code[1]
-        return (*base[:at], *rules.raise_plan(modifier), *base[at:])  # type: ignore[arg-type]
+        return RaiseStep.raised(base, at, rules.raise_plan(modifier))  # type: ignore[arg-type]
     return code
 
 

@@ -39,6 +39,11 @@ class RaiseStep(Step):
 
     choices: tuple[Modifier, ...] = attrs.field(validator=_choices)
 
+    @staticmethod
+    def raised(plan: tuple[Step, ...], at: int, extra: tuple[Step, ...]) -> tuple[Step, ...]:
+        """Return ``plan`` with a raise's steps ``extra`` inserted at ``at`` (after the raise)."""
+        return (*plan[:at], *extra, *plan[at:])
+
     def start(self, work: Work) -> bool:
         """Ask the declarer."""
         return work.ask(work.declarer, Phase.RAISING)
@@ -58,10 +63,8 @@ class RaiseStep(Step):
                 raise IllegalActionError(
                     action, f"{work.rules.name} does not allow {modifier.value}"
                 )
-            extra = work.rules.raise_plan(modifier)
             work.modifier = modifier
-            i = work.step + 1
-            work.plan = (*work.plan[:i], *extra, *work.plan[i:])
+            work.plan = self.raised(work.plan, work.step + 1, work.rules.raise_plan(modifier))
         work.entries.append((work.declarer, action))
         return True
 
