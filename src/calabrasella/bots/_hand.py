@@ -181,15 +181,12 @@ def active_order(view: cb.View) -> tuple[int, int, int]:
 
 
 def _known_stock(view: cb.View) -> int:
-    """The stock cards this seat knows: its own discards, and exposed cards nobody took."""
-    taken = 0
-    for _, action in view.history:
-        if type(action) is cb.Take:
-            taken |= 1 << action.card.index
-    for _, _, action in view.forced_moves:
-        if type(action) is cb.Take:
-            taken |= 1 << action.card.index
-    return view.discards.mask | (view.exposed.mask & ~taken)
+    """The stock cards this seat knows: its own discards, and the stock's cards face up."""
+    known = 0
+    for spot in cb.places.layout(view):
+        if spot.place.where in (cb.places.Where.STOCK, cb.places.Where.LAID_ASIDE):
+            known |= spot.shown.mask
+    return known
 
 
 def read_view(view: cb.View) -> Reading:
@@ -209,24 +206,12 @@ def read_view(view: cb.View) -> Reading:
     order = active_order(view)
     partner = -1 if me == declarer else next(s for s in order if s not in (me, declarer))
     follow = bool(view.rules.options().get("follow_suit", True))
+    # the cards played and the suits each seat showed out of: the view's own reading
     played = 0
-    voids = [0] * view.rules.players
-    trick_cards: list[tuple[int, int]] = []
+    for cards in view.cards_played:
+        played |= cards.mask
+    voids = [sum(1 << suit.value for suit in shown_out) for shown_out in view.known_voids]
     nxt = {order[k]: order[(k + 1) % 3] for k in range(3)}
-    irregular = False
-    for seat, action in view.history:
-        kind = type(action)
-        if kind is cb.Play or kind is cb.Revoke:
-            index = action.card.index  # type: ignore[union-attr]
-            played |= 1 << index
-            irregular |= kind is cb.Revoke
-            if trick_cards and follow and not irregular and index // 10 != trick_cards[0][1] // 10:
-                voids[seat] |= 1 << (trick_cards[0][1] // 10)
-            trick_cards.append((seat, index))
-            if len(trick_cards) == 3:
-                trick_cards = []
-        elif kind is cb.OutOfTurn:
-            irregular = True
     trick = tuple((seat, card.index) for seat, card in view.trick)
     hand = view.hand.mask
     outstanding = FULL & ~hand & ~played & ~_known_stock(view)

@@ -310,11 +310,8 @@ class _Pass:
         self.plays.append((number, who, card))
         if trick == 0:
             self.led = card // 10
-        elif card // 10 != self.led:
-            if type(action) is cb.Revoke:
-                self.revokes.append((number, who, self.led))
-            elif self.view.rules.follow_suit:
-                self.poss[who] &= ~SUITS[self.led]
+        elif card // 10 != self.led and type(action) is cb.Revoke:
+            self.revokes.append((number, who, self.led))
 
 
 def analyse(view: cb.View) -> Model:
@@ -446,6 +443,9 @@ def _finish(view: cb.View, order: tuple[int, int, int], fwd: _Pass, not_all: int
     """Check the pass against the view's counts and build the counting programme."""
     poss = fwd.poss
     seat, players = view.seat, view.rules.players
+    for who, shown_out in enumerate(view.known_voids):  # the view's own reading of the play
+        for void in shown_out:
+            poss[who] &= ~SUITS[void.value]
     if view.final_stock is not None:
         shown = view.final_stock.mask
         for p in range(PLACES):
