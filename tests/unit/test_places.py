@@ -10,6 +10,7 @@ concerned, a discard by its seat only).
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 import pytest
 
@@ -71,7 +72,13 @@ def test_each_seat_sees_the_cards_of_the_moves_it_saw_and_the_words_of_the_rest(
 
 def test_the_layout_keeps_the_discards_apart_from_the_stock_they_count_with() -> None:
     state = seven(
-        "bid stand", "call 3c", "give back 5c", "discard 6c", "discard Jc", "discard 3c", "discard 5s"
+        "bid stand",
+        "call 3c",
+        "give back 5c",
+        "discard 6c",
+        "discard Jc",
+        "discard 3c",
+        "discard 5s",
     )
     assert state.phase is cb.Phase.PLAYING  # the stock was shown and taken
     spots = {spot.place: spot for spot in layout(state)}
@@ -153,5 +160,40 @@ def test_the_moves_a_view_shows_are_exactly_what_its_seat_may_know(
         if state.is_over:
             break
         state = cb.apply(
-            state, cb.sample_chance(state, rng) if state.is_chance else rng.choice(state.legal_actions())
+            state,
+            cb.sample_chance(state, rng) if state.is_chance else rng.choice(state.legal_actions()),
         )
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_built_in_steps_fast_move_is_the_checked_move(seed: int) -> None:
+    """The built-in steps call ``Work._move`` on codes and masks; ``Work.move`` (the
+    public, checked path) leaves the same work and the same record for the same move."""
+    from calabrasella.rulesets.steps import Work
+
+    rng = random.Random(seed)
+    state = cb.new_deal(cb.CAVENDISH, dealer=seed % 3, seed=seed)
+    state = (
+        cb.apply(state, cb.Bid(cb.Contract.STAND))
+        if cb.Bid(cb.Contract.STAND) in state.legal_actions()
+        else cb.apply(cb.apply(state, cb.Pass()), cb.Bid(cb.Contract.STAND))
+    )
+    ex = state.exchange
+    assert ex is not None
+
+    def fresh() -> Work:
+        return Work(
+            state.rules, list(state.hand_masks), state.stock_mask, ex, len(state.history) + 1
+        )
+
+    src_seat, dst_seat = rng.sample(range(3), 2)
+    card = rng.choice(list(state.hand(src_seat)))
+    onlookers = rng.choice([(src_seat,), (src_seat, dst_seat), None])
+    seen: tuple[int, ...] | Literal["all"] = "all" if onlookers is None else onlookers
+    mask_seen = 15 if onlookers is None else sum(1 << s for s in onlookers)
+    for target in (hand(dst_seat), laid_aside(src_seat)):
+        checked, fast = fresh(), fresh()
+        checked.move(card, hand(src_seat), target, seen_by=seen, words="w")
+        fast._move(1 << card.index, src_seat, target.code, mask_seen, "w", src_seat, False)
+        for name in ("hands", "stock", "discards", "exposed", "moves"):
+            assert getattr(checked, name) == getattr(fast, name), name

@@ -608,6 +608,23 @@ def test_uniform_over_the_adversaries_hands_seen_by_the_single_player() -> None:
     assert_uniform(seen, worlds)
 
 
+def test_uniform_over_the_adversaries_hands_after_a_swap_the_single_player_did_not_see() -> None:
+    """The swap variant (a step of its own), three cards left each, seen by the single
+    player, who saw neither pass: every split of the six unseen cards that keeps his view
+    is equally likely, and every world drawn is one of them (found by brute force)."""
+    swap = _swap_variant()
+    rules = swap.SwapCavendish()
+    with cb.registered_ruleset(swap.SwapCavendish), cb.registered_action(swap.Swap):
+        states = run(rules, 12, ("bid stand",), until=tricks(9))
+        d = states[-1].declarer
+        assert d is not None
+        assert sum(isinstance(a, cb.Hidden) for _, a in states[-1].view(d).history) >= 2
+        a, b = (s for s in range(3) if s != d)
+        worlds, seen, _ = _presents(d, states, [lambda s: s.hand(a).mask, lambda s: s.hand(b).mask])
+        assert 2 < len(worlds) <= 20
+        assert_uniform(seen, worlds)
+
+
 def test_uniform_over_hands_and_the_unseen_monte() -> None:
     """Solissimo without a raise, one trick left, seen by an adversary: the declarer's card,
     the partner's card and the four monte cards, all worlds equally likely."""
