@@ -2,13 +2,13 @@
 
 A revoke, a card out of turn, the single player's abandon and a stock turned
 early (``irregularities="record"``). Which of them are legal is a query in
-:mod:`calabrasella.legal`; applying one is here. Under the default
+:mod:`calabrasella._legal`; applying one is here. Under the default
 ``"forbid"`` every one is refused.
 """
 
 from __future__ import annotations
 
-from . import _bits, legal
+from . import _bits, _legal
 from ._end import finish
 from ._exchange import close, work_of
 from ._tricks import trick_winner
@@ -33,13 +33,13 @@ def apply_irregular(state: State, action: Action) -> State:
             action, "irregularities are not recorded under these rules (irregularities='forbid')"
         )
     if action.__class__ is TurnStock:
-        if action not in legal.stock_turns(state):
+        if action not in _legal.stock_turns(state):
             raise IllegalActionError(action, _why_not(state, action))
         return _turn_stock(state, action.seat, action)
     if state._phase is not PLAYING:
         where = "the deal is over" if state._phase is OVER else "the play has not begun"
         raise IllegalActionError(action, f"{describe(action)} belongs to the play: {where}")
-    if action not in legal.irregular_actions(state):
+    if action not in _legal.irregular_actions(state):
         raise IllegalActionError(action, _why_not(state, action))
     seat: int = state._to_move  # type: ignore[assignment]
     cls = action.__class__

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Union
 
-from . import _bits, legal
+from . import _bits, _legal
 from ._auction import _PASS_KEY, position_of
 from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
@@ -102,7 +102,7 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
             and state._rules._play != PLAY_TABLE
         ):
             return ex.legal  # listed by the running step when the state was built
-        return legal.legal_actions(state)  # the play under other rules, table mode, the end
+        return _legal.legal_actions(state)  # the play under other rules, table mode, the end
     if isinstance(state, View):
         return state.legal_actions
     raise _not_a_state(state, "legal_actions")
@@ -169,7 +169,7 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
     if state.__class__ is not State:
         raise _not_a_state(state, "apply")
     if seat is not None:
-        legal.check_sender(state, action, seat)
+        _legal.check_sender(state, action, seat)
     phase = state._phase
     if phase is PLAYING and action.__class__ is Play:  # the hot path, inline
         card = action.card.index
@@ -384,7 +384,7 @@ def chance_outcomes(state: State) -> tuple[Draw, ...]:
         raise _not_a_state(state, "chance_outcomes")
     if state._phase is not DRAWING:
         return ()
-    return legal.legal_actions(state)  # type: ignore[return-value]
+    return _legal.legal_actions(state)  # type: ignore[return-value]
 
 
 def sample_chance(state: State, rng: Union[random.Random, int]) -> Draw:

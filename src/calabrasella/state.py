@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from . import _pictures, legal, views
+from . import _legal, _pictures, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
@@ -297,7 +297,7 @@ class State:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Return the legal actions (see :func:`calabrasella.legal_actions`)."""
-        return legal.legal_actions(self)
+        return _legal.legal_actions(self)
 
     view = views.build_view  # (the seat checked there: one call less)
 

@@ -75,6 +75,7 @@ from ._invariants import (
     view_diff,
     world_permutation,
 )
+from ._legal import actor
 from ._rollout import rollout
 from .actions import (
     Abandon,
@@ -103,7 +104,6 @@ from .errors import (
     RulesetError,
     _rebuild_conformance_error,
 )
-from .legal import actor
 from .phases import Phase
 from .rulesets.base import Ruleset
 from .scoring import Side

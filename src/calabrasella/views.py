@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import _encoding_views as _facts
-from . import _pictures, legal
+from . import _legal, _pictures
 from ._auction import position_of
 from ._hidden import Hidden, _hidden, _redact, redacted_forced
 from ._memo import keep
@@ -321,7 +321,7 @@ def build_view(state: State, seat: int) -> View:
         d["result"] = state._result
     elif to_move == seat:
         if play != PLAY_FOLLOW:
-            d["legal_actions"] = legal.legal_actions(state)
+            d["legal_actions"] = _legal.legal_actions(state)
         else:
             d["legal_actions"] = legal_plays(hand, trick, True)
     new = _new(View)
@@ -346,7 +346,7 @@ def _general_view(state: State, seat: int) -> View:
     elif phase is BIDDING:  # the auction position's (kept on the state when the engine built it)
         actions = position_of(state).legal
     else:
-        actions = legal.legal_actions(state)
+        actions = _legal.legal_actions(state)
     d: dict[str, Any] = {
         "rules": rules,
         "seat": seat,
@@ -446,7 +446,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
 
 def _legal_for(state: State, seat: int) -> tuple[Action, ...]:
     """The legal actions ``seat`` may take in table mode's play: its irregular ones too."""
-    return tuple(a for a in state.legal_actions() if legal.actor(state, a) == seat)
+    return tuple(a for a in state.legal_actions() if _legal.actor(state, a) == seat)
 
 
 _PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)

@@ -2,8 +2,8 @@
 
 The layers, from the bottom up, each importing only what is below it:
 errors, _bits · cards · actions · scoring · phases · rulesets (protocol,
-steps, base, the games, lookup) · legal · views · state · deal · engine ·
-testing, cli. ``legal`` and ``views`` are queries over a state's data and
+steps, base, the games, lookup) · _legal · views · state · deal · engine ·
+testing, cli. ``_legal`` and ``views`` are queries over a state's data and
 sit below the :class:`~calabrasella.State` that offers them as methods; they
 name ``State`` only for type checking (an ``if TYPE_CHECKING:`` import, which
 is not executed and is left out here).

@@ -198,7 +198,7 @@ def test_follow_suit_true_is_the_default_and_refuses_a_revoke() -> None:
     assert "follow_suit" not in cb.CAVENDISH.options()  # not a Cavendish option
     state = h_after_lead(cb.CALABRESELLA)
     assert cb.legal_actions(state) == (cb.Play("2d"), cb.Play("Ad"))
-    assert cb.legal.legal_actions(state) == cb.legal_actions(state)
+    assert state.legal_actions() == cb.legal_actions(state)
     assert_illegal(state, cb.Play("Jc"), "follow")
 
 
@@ -208,7 +208,7 @@ def test_follow_suit_false_any_card_held_may_be_played() -> None:
     state = h_after_lead(rules)
     everything = tuple(cb.Play(c) for c in P(H2))
     assert cb.legal_actions(state) == everything  # every card held, in canonical order
-    assert cb.legal.legal_actions(state) == everything
+    assert state.legal_actions() == everything
     assert state.view(2).legal_actions == everything
     assert cb.is_legal(state, cb.Play("Jc"))
     assert_illegal(state, cb.Play("Kd"), "does not hold")  # still only cards held
