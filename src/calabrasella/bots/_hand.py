@@ -159,6 +159,8 @@ class Reading(NamedTuple):
         after: The seats still to play to this trick after this one.
         tricks_left: Tricks still to play, the current one included.
         follow: Whether the rules make a seat follow suit.
+        winning: The (seat, card index) winning the current trick so far, from the
+            view (:attr:`calabrasella.View.winning_seat`); ``None`` with no card in it.
     """
 
     me: int
@@ -172,6 +174,7 @@ class Reading(NamedTuple):
     after: tuple[int, ...]
     tricks_left: int
     follow: bool
+    winning: tuple[int, int] | None = None
 
 
 def active_order(view: cb.View) -> tuple[int, int, int]:
@@ -232,4 +235,13 @@ def read_view(view: cb.View) -> Reading:
         after=tuple(after),
         tricks_left=hand.bit_count(),
         follow=follow,
+        winning=_winning(view),
     )
+
+
+def _winning(view: cb.View) -> tuple[int, int] | None:
+    """The (seat, card index) winning the current trick, as the view reads it."""
+    seat = view.winning_seat
+    if seat is None:
+        return None
+    return next((s, card.index) for s, card in view.trick if s == seat)

@@ -296,7 +296,8 @@ class HeuristicBot:
     def _follow(self, r: Reading, cards: list[int]) -> int:
         """Second or third to a trick."""
         led = r.trick[0][1] // 10
-        win_seat, win_card = _winner(r.trick)
+        assert r.winning is not None  # (a card is on the table)
+        win_seat, win_card = r.winning
         partner_wins = win_seat == r.partner
         opponents_after = [s for s in r.after if s != r.partner]
         if partner_wins and _holds(r, win_card, opponents_after):
@@ -385,12 +386,6 @@ def _holds(r: Reading, index: int, seats: Sequence[int]) -> bool:
         return True
     suit_bit = 1 << (index // 10)
     return r.follow and all(r.voids[s] & suit_bit for s in seats)
-
-
-def _winner(trick: tuple[tuple[int, int], ...]) -> tuple[int, int]:
-    """The (seat, card) winning ``trick`` so far: the highest card of the suit led."""
-    led = trick[0][1] // 10
-    return min((pair for pair in trick if pair[1] // 10 == led), key=lambda pair: pair[1])
 
 
 def _lowest(r: Reading, cards: list[int]) -> int:
