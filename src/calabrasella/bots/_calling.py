@@ -12,6 +12,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 import calabrasella as cb
+from calabrasella.rulesets.cavendish import threes_then_twos
 
 from ._hand import bits
 
@@ -38,7 +39,8 @@ def _probe_hands() -> tuple[int, ...]:
 
 _PROBES = _probe_hands()
 _RULES_OF_CALLING: dict[str, Callable[[int], int]] = {
-    "threes_then_twos": lambda hand: (THREES & ~hand) or (TWOS & ~hand),
+    # the rulesets' own rules, asked about the same hands
+    "threes_then_twos": lambda hand: threes_then_twos(cb.CardSet(hand)).mask,
     "any_unheld": lambda hand: FULL & ~hand,
 }
 
