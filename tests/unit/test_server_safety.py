@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from server_kit import (
     Message,
     Raw,
@@ -74,6 +75,7 @@ def test_unseeded_tables_deal_from_the_system_and_a_seed_is_told_only_after_the_
     assert [s.deal for s in again.finished] == [s.deal for s in seeded.finished]
 
 
+@pytest.mark.slow
 def test_a_quiet_seat_moves_on_the_clock_and_its_player_is_told() -> None:
     """The mover says nothing: after move_time the bot moves for it, it gets a timeout, the rest goes on."""
 
@@ -157,6 +159,7 @@ def _match_time(flood: bool) -> float:
     return run(scenario(), limit=40.0)
 
 
+@pytest.mark.slow
 def test_a_flooding_client_does_not_slow_a_match_by_more_than_twice() -> None:
     """A client sending bad lines as fast as it can is throttled; the match takes under 2x as long."""
     quiet = min(_match_time(False) for _ in range(2))
@@ -164,6 +167,7 @@ def test_a_flooding_client_does_not_slow_a_match_by_more_than_twice() -> None:
     assert flooded <= 2 * quiet + 0.1, (quiet, flooded)
 
 
+@pytest.mark.slow
 def test_a_client_that_stops_reading_is_dropped_and_its_table_goes_on() -> None:
     """Its unread output passes the limit: its transport is aborted, its seat waits out its grace."""
 

@@ -198,7 +198,7 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "simulate",
         help="play many deals between bots and print a summary",
         description="Play many deals between bots, the players changing seats, and print "
-        "each player's mean payment with a 95%% confidence interval, the declarer's wins "
+        "each player's mean payment with a 95% confidence interval, the declarer's wins "
         "by contract and how often the multipliers struck. The same seed gives the same "
         "table, on one process or several.",
     )
