@@ -42,6 +42,7 @@ from typing import Any, NoReturn
 import calabrasella as cb
 
 from .._public import public_dir as _public_dir
+from ..errors import BotError
 from ._demo import DEFAULT_SEED, demo
 from ._play import (
     OPPONENTS,
@@ -310,9 +311,13 @@ def _run_simulate(parser: argparse.ArgumentParser, args: Any) -> int:
     progress = default_progress() if args.progress is None else (sys.stderr if args.progress else None)
     if args.save is not None:
         _check_target(parser, args.save)
-    table = run_simulation(
-        rules, bots, args.deals, seed=args.seed, workers=args.workers, progress=progress
-    )
+    try:
+        table = run_simulation(
+            rules, bots, args.deals, seed=args.seed, workers=args.workers, progress=progress
+        )
+    except (cb.IllegalActionError, BotError) as error:  # a bot broke the rules: which, where
+        sys.stderr.write(f"calabrasella simulate: {error}\n")
+        return 1
     sys.stdout.write(table if table.endswith("\n") else table + "\n")
     if args.save is not None:
         try:
@@ -367,8 +372,10 @@ def _isatty(stream: Any) -> bool:
 def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> int:
     """Run the ``calabrasella`` command; return the exit status.
 
-    0 on success; 1 when the reader of the output goes away (a broken pipe)
-    or ``play --save`` cannot write its file; 2 for a file ``replay`` or
+    0 on success; 1 when the reader of the output goes away (a broken pipe),
+    ``play --save`` or ``simulate --save`` cannot write its file, or a bot of
+    ``simulate`` breaks the rules (a one-line message naming the bot and the
+    deal); 2 for a file ``replay`` or
     ``show`` cannot read (with a one-line message on stderr). ``read``
     replaces :func:`input` for ``play`` and ``replay --step`` (a function
     taking the prompt and returning a line, raising :class:`EOFError` at the

@@ -103,7 +103,7 @@ def _checked(found: object, name: str, option: str) -> BotFactory:
     if isinstance(found, type):
         if not callable(getattr(found, "choose", None)):
             raise CommandError(f"{head}: the class {found.__name__} has no choose(view) method")
-        return found  # type: ignore[return-value]
+        return found
     if not callable(found):
         raise CommandError(f"{head}: a {type(found).__name__}, not {_WHAT_IS_A_BOT}")
     # a function that makes bots: make one, to see that it does
@@ -120,4 +120,4 @@ def _checked(found: object, name: str, option: str) -> BotFactory:
             f"{head}: called with a random.Random it returned {type(bot).__name__}, "
             f"which has no choose(view) method"
         )
-    return found  # type: ignore[return-value]
+    return found
