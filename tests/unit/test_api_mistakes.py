@@ -92,3 +92,26 @@ def test_a_match_takes_its_ruleset_by_position() -> None:
         cb.Match(cb.CAVENDISH, (0, 1, 2))  # type: ignore[call-arg]  # the rest only by name
     with pytest.raises(cb.RulesetError, match=re.escape("cb.find_ruleset('cavendish')")):
         cb.Match("cavendish")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("given", "words"),
+    [
+        (cb.new_deal(cb.CAVENDISH, seed=7), "takes a View, what one seat may know, not a State"),
+        ("x", "takes a View (state.view(seat)), not str 'x'"),
+        (None, "not NoneType None"),
+    ],
+)
+def test_observation_of_something_not_a_view_is_a_state_error(given: object, words: str) -> None:
+    """encoding.observation(state) or ("x"): StateError saying what to pass, not AttributeError."""
+    from calabrasella import encoding
+
+    for numpy in (False, True) if _has_numpy() else (False,):
+        with pytest.raises(cb.StateError, match=re.escape(words)):
+            encoding.observation(given, numpy=numpy)  # type: ignore[arg-type]
+
+
+def _has_numpy() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("numpy") is not None

@@ -113,6 +113,14 @@ def _play_deal(
     return state
 
 
+def _in_simulation(seed: int, index: int, seats: tuple[int, ...], seat: int) -> str:
+    """Deal ``index`` of a simulation, as :func:`~calabrasella.bots.replay_deal` names it in an error."""
+    return (
+        f"deal {index} of the simulation with seed {seed}, player {seats[seat]}'s bot; "
+        f"replay_deal(rules, bots, seed={seed}, index={index}) plays that deal alone"
+    )
+
+
 def _in(where: Callable[[int], str] | None, seat: int, rng: object) -> str:
     """Which deal: the caller's words, or the seed when the deal was dealt from an int."""
     if where is not None:

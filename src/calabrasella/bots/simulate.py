@@ -68,7 +68,7 @@ import attrs
 import calabrasella as cb
 
 from .base import Bot, BotError
-from .play import _play_deal
+from .play import _in_simulation, _play_deal
 
 __all__ = [
     "BotFactory",
@@ -257,12 +257,7 @@ def replay_deal(
     rng = random.Random(deal_seed(seed, index))
     dealer, seats = seating(index, players, rotate)
     bots = [bot_factories[seats[s]](random.Random(rng.getrandbits(64))) for s in range(players)]
-    def where(seat: int) -> str:
-        return (
-            f"deal {index} of the simulation with seed {seed}, player {seats[seat]}'s bot; "
-            f"replay_deal(rules, bots, seed={seed}, index={index}) plays that deal alone"
-        )
-
+    where = functools.partial(_in_simulation, seed, index, seats)  # (for a bot's error)
     return _play_deal(rules, bots, rng, dealer=dealer, where=where), seats
 
 
