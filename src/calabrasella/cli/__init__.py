@@ -4,8 +4,8 @@ Usage::
 
     calabrasella play [--rules NAME] [--option KEY=VALUE]... [--seat N] [--dealer N]
                       [--seed N] [--opponents NAME] [--ascii] [--save FILE]
-    calabrasella replay FILE [--step] [--ascii]
-    calabrasella show FILE
+    calabrasella replay FILE [--deal N] [--step] [--ascii]
+    calabrasella show FILE [--deal N]
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
@@ -55,7 +55,15 @@ from ._play import (
     random_opponent,
 )
 from ._render import can_write_symbols, format_cards
-from ._replay import FileProblem, load_record, replay_record, show_record
+from ._replay import (
+    FileProblem,
+    data_set_format,
+    load_deal,
+    load_deals,
+    load_record,
+    replay_record,
+    show_record,
+)
 from ._rules import option_info, parse_option_values, rules_text
 from ._serve import add_parser as _add_serve
 from ._serve import run_serve
@@ -163,7 +171,12 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         description="Print a saved deal (a JSON record or state, or a text record): the hands, "
         "then each action with what the table sees after it, then the result.",
     )
-    replay.add_argument("file", metavar="FILE", help="the record or state to replay")
+    replay.add_argument(
+        "file", metavar="FILE", help="the record or state to replay, or a data set of deals"
+    )
+    replay.add_argument(
+        "--deal", type=int, metavar="N", help="the deal of a data set to replay (1 for the first)"
+    )
     replay.add_argument("--step", action="store_true", help="wait for Enter before each action")
     replay.add_argument("--ascii", action="store_true", help="write suits as letters (d h s c)")
 
@@ -171,9 +184,14 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "show",
         help="print a saved deal as a record's text",
         description="Print a saved deal (a JSON record or state, or a text record) in the "
-        "record's text form: tags, hands, auction, exchange, tricks and result.",
+        "record's text form: tags, hands, auction, exchange, tricks and result. A data set of "
+        "deals (JSON lines or a multi-deal text file, as simulate --save writes) is printed "
+        "deal after deal, a blank line between two: a multi-deal text file.",
     )
-    show.add_argument("file", metavar="FILE", help="the record or state to show")
+    show.add_argument("file", metavar="FILE", help="the record, state or data set to show")
+    show.add_argument(
+        "--deal", type=int, metavar="N", help="only this deal of a data set (1 for the first)"
+    )
 
     rules = subs["rules"] = commands.add_parser(
         "rules",
@@ -348,9 +366,18 @@ def _stdin_reader() -> Reader:
 
 def _run_file(command: str, args: Any, read: Reader | None) -> int:
     """``replay`` and ``show``: a bad file is one line on stderr and status 2."""
+    if args.deal is not None and args.deal < 1:
+        sys.stderr.write(f"calabrasella {command}: --deal {args.deal}: expected 1 or more\n")
+        return 2
     try:
-        record = load_record(args.file)
+        form = data_set_format(args.file) if command == "show" and args.deal is None else None
+        if form is not None:  # every deal of a data set, as a multi-deal text file
+            for number, each in enumerate(load_deals(args.file, form)):
+                sys.stdout.write(("\n" if number else "") + show_record(each))
+            return 0
+        record = load_deal(args.file, args.deal)
     except FileProblem as problem:
+        sys.stdout.flush()
         sys.stderr.write(f"calabrasella {command}: {problem}\n")
         return 2
     if command == "show":
