@@ -115,3 +115,67 @@ def _has_numpy() -> bool:
     import importlib.util
 
     return importlib.util.find_spec("numpy") is not None
+
+
+# --- print(state), and the modules named like functions ------------------------------
+
+
+def test_print_state_shows_the_table_and_repr_stays_one_line() -> None:
+    """str(state) is the table (every hand, the stock, who acts); repr is the short line it was."""
+    state = cb.deal_from(
+        cb.CAVENDISH,
+        ["3d 2d Ad Kd 3h 2h Ah Kh 3s 2s As Ks", "Qd Jd 7d 6d Qh Jh 7h 6h Qs Js 7s 6s",
+         "5d 4d 5h 4h 5s 4s 3c 2c Ac Kc Qc Jc"],
+        "7c 6c 5c 4c",
+        dealer=0,
+    )  # fmt: skip
+    assert repr(state) == "<State cavendish bidding, seat 1 to act, history 0>"
+    assert str(state).splitlines() == [
+        "Calabrasella (Cavendish), ruleset cavendish: bidding, seat 1 to act",
+        "  seat 0  dealer            d: 3 2 A K  h: 3 2 A K  s: 3 2 A K  c: -",
+        "> seat 1  eldest            d: Q J 7 6  h: Q J 7 6  s: Q J 7 6  c: -",
+        "  seat 2                    d: 5 4  h: 5 4  s: 5 4  c: 3 2 A K Q J",
+        "  stock                     d: -  h: -  s: -  c: 7 6 5 4",
+        "history: 0 actions",
+    ]
+
+
+def test_print_state_shows_the_contract_the_trick_and_the_result() -> None:
+    """Stand by seat 1 (who calls no card), the first trick half played, then the end."""
+    state = cb.new_deal(cb.CALABRESELLA, dealer=0, seed=3)
+    rng = random.Random(5)
+    while state.phase is not cb.Phase.PLAYING or len(state.trick) < 2:
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    text = str(state)
+    assert f"by seat {state.declarer} (declarer)" in text
+    led = state.leader
+    assert f"trick: seat {led} {state.trick[0].code}, seat " in text
+    assert f"> seat {state.to_move} " in text
+    while not state.is_over:
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    last = str(state).splitlines()
+    assert last[0] == "Calabresella (Terziglio), ruleset calabresella: over"
+    assert last[-2].startswith("result: the ") and "payments seat 0 " in last[-2]
+    assert last[-1] == f"history: {len(state.history)} actions"
+
+
+@pytest.mark.parametrize(
+    ("module", "words"),
+    [
+        (cb.deal, "calabrasella.deal is a module, not a function: to deal, call cb.new_deal("),
+        (cb.state, "calabrasella.state is a module, not a function: a State comes from cb.new_deal("),
+        (cb.legal, "calabrasella.legal is a module, not a function: call cb.legal_actions(state)"),
+    ],
+)
+def test_a_module_called_like_a_function_names_the_function(module: Any, words: str) -> None:
+    """cb.deal(...) says to call cb.new_deal, not "module object is not callable"; the module is
+    unchanged otherwise."""
+    with pytest.raises(TypeError, match="^" + re.escape(words)):
+        module(cb.CAVENDISH, seed=7)
+    import types
+
+    assert isinstance(module, types.ModuleType)
+    state = cb.deal.new_deal(cb.CAVENDISH, seed=7)
+    assert cb.legal.legal_actions(state) == cb.legal_actions(state)
+    assert isinstance(state, cb.state.State)
+    assert callable(cb.view) and cb.view(state, 1) == state.view(1)
