@@ -3,8 +3,9 @@
 The ``dask`` extra (``pip install 'calabrasella[dask]'``) installs Dask's
 distributed scheduler; CI installs it, and there this test must run (it
 fails when the extra is missing, so a CI without it cannot pass quietly).
-Elsewhere it skips without the extra. It takes a second or two, so it runs
-with the default tests.
+Elsewhere it skips without the extra. Starting the cluster's two worker
+processes takes a second or two on a quiet machine and several on a busy
+one, so it is marked slow (``python -m pytest -m slow`` runs it).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ if os.environ.get("CI"):
     import distributed  # CI installs the dask extra: its absence is a failure there
 else:
     distributed = pytest.importorskip("distributed")
+
+pytestmark = pytest.mark.slow
 
 LINEUP = (HeuristicBot, RandomBot, RandomBot)
 
