@@ -1,4 +1,4 @@
-"""Leave out the doctests of the research extras' modules and pages when the extra is missing.
+"""Leave out the doctests of the research extras' modules and pages when the extra is missing; leave out the slow tests unless asked.
 
 ``python -m pytest`` collects the doctests of ``src`` and ``docs``; the
 PettingZoo and OpenSpiel modules import their tool at the top, so without
@@ -10,8 +10,37 @@ from __future__ import annotations
 
 import importlib.util
 
+import pytest
+
 collect_ignore: list[str] = []
 if importlib.util.find_spec("pettingzoo") is None or importlib.util.find_spec("numpy") is None:
     collect_ignore += ["src/calabrasella/envs/pettingzoo.py", "docs/pettingzoo.md"]
 if importlib.util.find_spec("pyspiel") is None:
     collect_ignore += ["src/calabrasella/envs/openspiel.py", "docs/openspiel.md"]
+
+
+# --- the slow tests ---------------------------------------------------------------
+#
+# Tests marked ``slow`` (the Chromium tests, the long server and soak tests, the
+# whole-deal solver and conformance runs) are left out of a plain
+# ``python -m pytest`` so that it takes a few minutes; ``--slow`` runs them too,
+# and ``-m slow`` runs them alone (CI runs both halves: .ci/run). A ``-m``
+# expression of your own decides by itself.
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow",
+        action="store_true",
+        default=False,
+        help="also run the tests marked slow (left out by default; -m slow runs them alone)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow") or config.getoption("markexpr"):
+        return
+    kept = [item for item in items if item.get_closest_marker("slow") is None]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i.get_closest_marker("slow")])
+        items[:] = kept

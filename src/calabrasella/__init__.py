@@ -19,6 +19,18 @@ Records, their text format, the JSON codecs, matches and ``rollout`` load on
 first use of their names (``cb.Record``, ``cb.to_json``, ``cb.Match``,
 ``cb.rollout``...), so a program that only plays does not pay for them at
 import.
+
+``cb.deal`` and ``cb.state`` are the modules that define the deals and the
+states, not functions: deal with ``cb.new_deal`` (or ``cb.deal_from``), move
+on with ``cb.apply``, list the moves with ``cb.legal_actions``;
+``cb.view(state, seat)`` is a function, the
+same as ``state.view(seat)``. Calling one of those modules raises a
+``TypeError`` that names the function to call:
+
+    >>> cb.deal(cb.CAVENDISH, seed=7)
+    Traceback (most recent call last):
+    ...
+    TypeError: calabrasella.deal is a module, not a function: to deal, call cb.new_deal(rules, seed=...), or cb.deal_from(rules, hands, stock) for hands of your choosing
 """
 
 from typing import TYPE_CHECKING
@@ -95,6 +107,21 @@ if TYPE_CHECKING:
     from .records import Record, from_data, from_json, to_data, to_json
 
 __version__ = "0.1.0"
+
+# cb.deal and cb.state are submodules beside functions of similar names: called by
+# mistake, each says which function was meant (the package docstring)
+from . import _public, deal, state
+
+_public.explain_calls(
+    deal,
+    "to deal, call cb.new_deal(rules, seed=...), or cb.deal_from(rules, hands, stock) "
+    "for hands of your choosing",
+)
+_public.explain_calls(
+    state,
+    "a State comes from cb.new_deal(rules, seed=...) and moves on with cb.apply(state, action)",
+)
+del _public
 
 # The names that load their module on first use, and the module each comes from.
 _LAZY = {

@@ -20,6 +20,7 @@ from ._encoding_views import ALL, partner, scan, tricks_left
 from ._memo import keep
 from ._tricks import winning_play
 from .actions import Contract, Modifier
+from .errors import StateError
 from .phases import PLAYING, Phase
 
 if TYPE_CHECKING:
@@ -217,16 +218,30 @@ def observation(view: View, *, numpy: bool = False) -> Any:
     ``float32`` array (a new one each call).
 
     Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View` (a
+            :class:`~calabrasella.State` holds every hand: pass
+            ``state.view(seat)``).
         ImportError: ``numpy=True`` and NumPy is not installed.
 
     Example:
         >>> import calabrasella as cb
-        >>> view = cb.new_deal(cb.CAVENDISH, seed=7).view(1)
-        >>> obs = observation(view)
+        >>> state = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> obs = observation(state.view(1))
         >>> sum(obs[observation_layout()["hand"]])
         12.0
+        >>> observation(state)
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.StateError: observation() takes a View, what one seat may know, not a State: pass state.view(seat)
     """
-    bits, head, tail = _encode(view)
+    try:
+        bits, head, tail = _encode(view)
+    except (AttributeError, TypeError):
+        from .views import View as _View  # (checked only on failure: the encoder is a hot path)
+
+        if not isinstance(view, _View):
+            raise _not_a_view("observation()", view) from None
+        raise
     raw = bits.to_bytes(_BYTES, "little")
     if numpy:
         np, lut = _np, _LUT
@@ -244,3 +259,10 @@ def observation(view: View, *, numpy: bool = False) -> Any:
     out[_HEAD] = map(float, head)
     out[_TAIL] = map(float, tail)
     return out
+
+
+def _not_a_view(name: str, given: object) -> StateError:
+    """The error for something that is not a view given where one is needed."""
+    if type(given).__name__ == "State":
+        return StateError(f"{name} takes a View, what one seat may know, not a State: pass state.view(seat)")
+    return StateError(f"{name} takes a View (state.view(seat)), not {type(given).__name__} {given!r:.60}")

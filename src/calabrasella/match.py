@@ -139,7 +139,8 @@ def cut_for_seats(players: int, seed: Union[int, random.Random]) -> Cut:
 
 def _rules_validator(instance: Any, attribute: Any, value: Any) -> None:
     if not isinstance(value, Ruleset):
-        raise RulesetError(f"not a ruleset: {value!r}")
+        hint = f" (a ruleset's name: cb.find_ruleset({value!r}) gives it)" if isinstance(value, str) else ""
+        raise RulesetError(f"not a ruleset: {value!r}{hint}")
 
 
 def _deals_validator(instance: Any, attribute: Any, value: Any) -> None:
@@ -152,15 +153,17 @@ def _default_seating(match: Match) -> tuple[int, ...]:
     return tuple(range(rules.players)) if isinstance(rules, Ruleset) else ()
 
 
-@attrs.frozen(kw_only=True, repr=False)
+@attrs.frozen(repr=False)
 class Match:
     """A match: several deals at one table, the dealer passing to the left, a ledger.
 
     An immutable value: :meth:`record` returns a new match and leaves this
     one as it was. Build one with :meth:`start` (which cuts for seats) or
-    directly with a seating of your own; the constructor checks that the
-    finished deals fit (each over, under the match's rules, dealt by the
-    right seat) and works out the dealer, the totals and their history.
+    directly, ``Match(rules, seating=..., deals=...)`` (the ruleset alone
+    gives player ``p`` seat ``p``, seat 0 dealing first, no limit of
+    deals); the constructor checks that the finished deals fit (each over,
+    under the match's rules, dealt by the right seat) and works out the
+    dealer, the totals and their history.
 
     Attributes:
         rules: The ruleset of every deal.
@@ -191,12 +194,15 @@ class Match:
         ((2, 0, 1), (21, 51, -72), 0, 3)
     """
 
+    # the ruleset may be given by position, ``Match(cb.CAVENDISH)``; the rest by name
     rules: Ruleset = attrs.field(validator=_rules_validator)
-    seating: tuple[int, ...] = attrs.field(default=attrs.Factory(_default_seating, takes_self=True))
-    deals: Optional[int] = attrs.field(default=None, validator=_deals_validator)
-    first_dealer: int = 0
-    finished: tuple[State, ...] = ()
-    cut: Optional[Cut] = None
+    seating: tuple[int, ...] = attrs.field(
+        default=attrs.Factory(_default_seating, takes_self=True), kw_only=True
+    )
+    deals: Optional[int] = attrs.field(default=None, validator=_deals_validator, kw_only=True)
+    first_dealer: int = attrs.field(default=0, kw_only=True)
+    finished: tuple[State, ...] = attrs.field(default=(), kw_only=True)
+    cut: Optional[Cut] = attrs.field(default=None, kw_only=True)
     dealer: int = attrs.field(init=False, eq=False)
     totals: tuple[int, ...] = attrs.field(init=False, eq=False)
     history: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False)

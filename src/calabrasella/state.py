@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from . import _legal, _pictures, views
+from . import _legal, _pictures, _state_text, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
@@ -41,7 +41,9 @@ class State:
     :class:`~calabrasella.CardSet`); the properties give them as cards too.
     A state is a plain value: a slotted object rebuilt on every action, with
     read-only properties (there is no public constructor: its ``__init__``
-    is the engine's).
+    is the engine's). ``print(state)`` shows the table as text, every hand
+    face up (who deals and acts, the contract, the stock, the trick, the
+    result); ``repr(state)`` is one short line.
 
     Example:
         >>> import calabrasella as cb
@@ -367,6 +369,7 @@ class State:
         return self
 
     __repr__ = _pictures.state_repr  # (ruleset, phase, who acts, contract, tricks, history)
+    __str__ = _state_text.state_text  # the table as text: every hand, stock, trick, result
     _repr_svg_, _repr_pretty_ = _pictures.svg_of, _pictures.pretty
 
 

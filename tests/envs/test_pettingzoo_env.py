@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from typing import Any
 
 import pytest
 
@@ -105,3 +106,21 @@ def test_render_svg_draws_the_table_of_the_state() -> None:
     assert ET.fromstring(picture).tag.endswith("svg")
     _play(env, 5, random.Random(2))
     assert env.render() == svg.table(env.state)
+
+
+@pytest.mark.parametrize(
+    ("call", "word"),
+    [
+        (lambda env: env.step(0), "step"),
+        (lambda env: env.last(), "last"),
+        (lambda env: env.observe("seat_0"), "observe"),
+        (lambda env: next(iter(env.agent_iter())), "agent_iter"),
+    ],
+)
+def test_before_reset_the_env_says_reset_first(call: Any, word: str) -> None:
+    """As PettingZoo's own environments: "reset() needs to be called before step." and so on."""
+    env = CalabrasellaEnv("cavendish")
+    with pytest.raises(AssertionError, match=rf"^reset\(\) needs to be called before {word}"):
+        call(env)
+    env.reset(seed=1)  # and then it works
+    assert env.last()[1] == 0.0

@@ -228,6 +228,7 @@ def test_view_does_not_depend_on_cards_the_seat_cannot_know(
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=lambda r: r.name)
+@pytest.mark.slow
 def test_check_ruleset_passes_for_every_preset(rules: cb.Ruleset) -> None:
     """The public helper finds nothing wrong with the presets over 300 deals."""
     report = check_ruleset(rules, deals=300, seed=1)
@@ -241,6 +242,7 @@ def test_check_ruleset_passes_for_every_preset(rules: cb.Ruleset) -> None:
 
 @settings(max_examples=8)
 @given(rulesets_and_variants(), seeds())
+@pytest.mark.slow
 def test_check_ruleset_passes_for_random_variants(rules: cb.Ruleset, seed: int) -> None:
     """Every option combination of either ruleset, and the swap variant of the examples
     (an exchange step of its own, with its own kind of action), passes the helper."""

@@ -305,3 +305,58 @@ def test_a_mangled_record_never_gives_a_traceback(
         assert err.getvalue().count("\n") == 1
     else:
         assert err.getvalue() == "" and "Traceback" not in out.getvalue()
+
+
+# --- data sets: many deals in one file (simulate --save) -------------------------------
+
+
+@pytest.mark.parametrize("name", ["deals.jsonl", "deals.txt", "deals.json"])
+def test_show_prints_every_deal_of_a_data_set(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """show reads a data set simulate --save wrote (JSON lines, text, or JSON lines named .json):
+    every deal's text, a blank line between two, which reads back as the same deals."""
+    from calabrasella import datasets
+
+    written = tmp_path / ("deals.jsonl" if name == "deals.json" else name)
+    argv = ["simulate", "--deals", "3", "--seed", "4", "--save", str(written), "--no-progress"]
+    assert run(argv, capsys)[0] == 0
+    saved = list(datasets.load(written))
+    path = tmp_path / name
+    if path != written:  # JSON lines under a name that does not say so
+        path.write_text(written.read_text(encoding="utf-8"), encoding="utf-8")
+    assert [r.tags["Simulation"] for r in saved] == [f"seed 4 deal {i}" for i in range(3)]
+    status, out, err = run(["show", str(path)], capsys)
+    assert (status, err) == (0, "")
+    assert list(datasets.read_text(io.StringIO(out))) == saved
+    assert out.count('[Ruleset "cavendish"]') == 3
+    status, out, err = run(["show", str(path), "--deal", "2"], capsys)
+    assert (status, err) == (0, "")
+    assert out == saved[1].to_text()
+
+
+def test_replay_picks_one_deal_of_a_data_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """replay of a data set needs --deal N; without it, one line says what the file is and how to read it."""
+    path = tmp_path / "deals.jsonl"
+    run(["simulate", "--deals", "3", "--seed", "4", "--save", str(path), "--no-progress"], capsys)
+    status, out, err = run(["replay", str(path)], capsys)
+    assert status == 2 and out == ""
+    assert err == (
+        f"calabrasella replay: {path}: a data set of 3 deals (JSON lines, as simulate --save writes): "
+        f"pick one with --deal N (1 to 3); 'calabrasella show {path}' prints them all, and "
+        f"calabrasella.datasets.load({str(path)!r}) reads them in Python\n"
+    )
+    status, out, err = run(["replay", str(path), "--deal", "3", "--ascii"], capsys)
+    assert (status, err) == (0, "")
+    assert "tag     Simulation: seed 4 deal 2" in out
+    for deal, words in [("4", "--deal 4: the data set holds deals 1 to 3"), ("0", "--deal 0: expected 1 or more")]:
+        status, _, err = run(["show", str(path), "--deal", deal], capsys)
+        assert status == 2 and words in err and len(err.splitlines()) == 1
+
+
+def test_a_single_deal_file_takes_deal_1_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "one.json"
+    path.write_text(cb.to_json(cb.Record.from_state(cb.new_deal(cb.CAVENDISH, seed=7))), encoding="utf-8")
+    assert run(["show", str(path), "--deal", "1"], capsys)[0] == 0
+    status, _, err = run(["show", str(path), "--deal", "2"], capsys)
+    assert status == 2 and "the file holds one deal (--deal 1)" in err

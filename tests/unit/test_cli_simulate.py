@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -80,8 +85,103 @@ def test_bots_by_short_name_and_by_module_and_class() -> None:
     for bad, said in [
         ("nosuchmodule_h7:Bot", "cannot import 'nosuchmodule_h7'"),
         ("calabrasella.bots:NoSuchBot", "module 'calabrasella.bots' has no 'NoSuchBot'"),
-        ("calabrasella.bots:__doc__", "is not a bot class"),
+        ("calabrasella.bots:__doc__", "is not a bot: a str, not a bot class"),
         (":Bot", "expected module:Class"),
     ]:
         with pytest.raises(CommandError, match=re.escape(said)):
             parse_bots(bad, 3)
+
+
+def test_the_help_writes_a_percent_sign_once(capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate --help says "95% confidence interval", not "95%%"."""
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert "95% confidence" in " ".join(out.split())
+    assert "%%" not in out
+
+
+MYBOTS = """
+import calabrasella as cb
+
+class GreedyBot:
+    name = "greedy"
+    def __init__(self, rng):
+        self.rng = rng
+    def choose(self, view):
+        return view.legal_actions[0]
+
+class NoChoose:
+    def __init__(self, rng):
+        pass
+
+class CheatBot:  # plays the ace of coins when it is to bid
+    name = "cheat"
+    def __init__(self, rng):
+        pass
+    def choose(self, view):
+        return cb.Play(cb.Card.parse("Ad"))
+
+def make_nothing(rng):
+    return 42
+"""
+
+
+@pytest.fixture
+def bots_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """A module of bots in the current folder, which is not on sys.path (as under the
+    installed ``calabrasella`` script); yields its name."""
+    name = f"mybots_{os.getpid()}"
+    (tmp_path / f"{name}.py").write_text(textwrap.dedent(MYBOTS), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    here = str(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if os.path.abspath(p or ".") != here])
+    yield name
+    sys.modules.pop(name, None)
+
+
+def test_a_bot_module_in_the_current_folder_is_found(
+    capsys: pytest.CaptureFixture[str], bots_here: str
+) -> None:
+    """--bots mybots:GreedyBot imports mybots.py from the current folder, as python -m does."""
+    status, out, err = run(capsys, "--bots", f"{bots_here}:GreedyBot", "--deals", "3", "--no-progress")
+    assert (status, err) == (0, "")
+    assert "0 greedy" in out and "2 greedy" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("collections:OrderedDict", "the class OrderedDict has no choose(view) method"),
+        ("os:system", "calling it with a random.Random raised TypeError"),
+        ("{here}:NoChoose", "the class NoChoose has no choose(view) method"),
+        ("{here}:make_nothing", "it returned int, which has no choose(view) method"),
+    ],
+)
+def test_something_that_is_not_a_bot_is_one_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], bots_here: str, name: str, words: str
+) -> None:
+    """A class without choose, or a function that makes no bot: the usage and one line, no traceback."""
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "--bots", name.format(here=bots_here), "--deals", "2", "--no-progress"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "is not a bot" in err and words in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_bot_breaking_the_rules_is_named_with_its_deal(
+    capsys: pytest.CaptureFixture[str], bots_here: str, workers: str
+) -> None:
+    """A bot returning an illegal action: status 1 and one line naming the bot, the seat,
+    the deal's number and the master seed, and how to replay that deal."""
+    argv = ["--bots", f"random,{bots_here}:CheatBot,random", "--deals", "4", "--seed", "9"]
+    status, out, err = run(capsys, *argv, "--workers", workers, "--no-progress")
+    assert status == 1 and out == ""
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "illegal action Play(card=Card.parse('Ad'))" in err
+    assert f"{bots_here}.CheatBot" in err
+    assert re.search(r"deal \d+ of the simulation with seed 9, player 1's bot", err)
+    assert "replay_deal(rules, bots, seed=9, index=" in err

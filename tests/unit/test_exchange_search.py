@@ -230,6 +230,7 @@ def test_a_plan_for_another_hand_is_not_followed() -> None:
     assert len(player._plan) == 3 and set(player._plan) <= hand - {action.card}
 
 
+@pytest.mark.slow
 def test_a_real_search_is_legal_and_deterministic() -> None:
     """Without a stand-in: a whole Calabresella deal with the search, twice, the same."""
     histories = []

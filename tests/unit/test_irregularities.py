@@ -152,6 +152,7 @@ def test_option_is_validated_and_notation() -> None:
         cb.OutOfTurn(7, "Ad")
 
 
+@pytest.mark.slow
 def test_check_ruleset_in_record_mode() -> None:
     assert check_ruleset(RECORD, deals=300).deals == 300
     assert check_ruleset(cb.Cavendish(irregularities="record", players=4), deals=30).deals == 30

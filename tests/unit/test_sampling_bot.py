@@ -203,6 +203,7 @@ def test_a_seed_that_is_not_an_int_or_random_raises_seed_error() -> None:
         SamplingBot("7")  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_it_plays_whole_deals_of_a_variant_with_its_own_step(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -63,6 +63,7 @@ def test_pages_are_found_and_named(shots: ModuleType, tmp_path: Path) -> None:
     assert [shots.picture_name(p) for p in paths] == ["index.png", "reference-engine.png", "rules.png"]
 
 
+@pytest.mark.slow
 def test_a_page_wider_than_a_phone_is_reported(shots: ModuleType, tmp_path: Path) -> None:
     browser = shots.find_chromium()
     if browser is None:

@@ -34,6 +34,7 @@ import calabrasella as cb
 from calabrasella.server import WebBridge
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.slow  # a browser plays whole matches
 LIMIT = 60.0
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",

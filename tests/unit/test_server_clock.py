@@ -53,16 +53,18 @@ def turns_and_timeouts(got: list[tuple[float, dict[str, object]]]) -> list[tuple
 
 
 def test_a_spent_match_clock_has_the_bot_move_at_once_and_the_player_told() -> None:
-    """A 0.4 s bank and no move clock: the bank goes on the first turns, then every move is instant."""
-    bank = 0.4
+    """A 1 s bank and no move clock: the bank goes on the first turns, then every move is instant.
+
+    A clock cannot run out early, so the lower bounds are exact; the upper ones allow
+    for a loaded machine (a message may come late) but not for a second bank.
+    """
+    bank = 1.0
     server = Watched(cb.CAVENDISH, deals=1, seed=4, move_time=None, match_time=bank, bots=(1, 2))
     got = run(quiet_match(server))
     timed = turns_and_timeouts(got)
     assert len(timed) >= 5 and {which for _, which in timed} == {"match"}
-    spent = sum(seconds for seconds, _ in timed)
-    assert bank - 0.01 <= spent <= bank + 0.5, spent
     assert timed[0][0] >= bank - 0.01  # the whole bank went on the first turn
-    assert all(seconds < 0.2 for seconds, _ in timed[1:])  # then nothing was left
+    assert all(seconds < bank for seconds, _ in timed[1:])  # then nothing was left
     banks = [m["banks"] for _, m in got if m["type"] == "view"]
     assert banks[0] == [bank, bank, bank]
     assert banks[-1] == [0.0, bank, bank]  # the bot's seats spend nothing
@@ -71,20 +73,26 @@ def test_a_spent_match_clock_has_the_bot_move_at_once_and_the_player_told() -> N
 
 
 def test_the_move_clock_runs_out_first_until_the_bank_is_lower() -> None:
-    """0.1 s a move and 0.45 s a match: the first turns time out on the move clock, the rest on the bank."""
-    server = Watched(cb.CAVENDISH, deals=1, seed=4, move_time=0.1, match_time=0.45, bots=(1, 2))
+    """0.1 s a move and 1 s a match: the first turns time out on the move clock, the rest on the bank.
+
+    (At least two on the move clock even if a loaded machine fires each clock late.)
+    """
+    server = Watched(cb.CAVENDISH, deals=1, seed=4, move_time=0.1, match_time=1.0, bots=(1, 2))
     timed = turns_and_timeouts(run(quiet_match(server)))
     kinds = [which for _, which in timed]
     moves = kinds.index("match")
     assert moves >= 2 and kinds == ["move"] * moves + ["match"] * (len(kinds) - moves), kinds
-    assert all(0.09 <= seconds < 0.4 for seconds, _ in timed[:moves])
+    assert all(0.09 <= seconds < 1.0 for seconds, _ in timed[:moves])
 
 
 def test_a_player_who_answers_at_once_is_never_timed_out_by_its_bank() -> None:
-    """A 1 s bank, answers within milliseconds: a whole match with no timeout."""
+    """A 20 s bank, answers at once: a whole match with no timeout, some of the bank spent.
+
+    (A bank that a loaded machine could not outlast by answering at once would test the load.)
+    """
 
     async def scenario() -> list[dict[str, Any]]:
-        server = Watched(cb.CAVENDISH, deals=2, seed=8, move_time=None, match_time=1.0,
+        server = Watched(cb.CAVENDISH, deals=2, seed=8, move_time=None, match_time=20.0,
                          bots=(1, 2))  # fmt: skip
         port = await server.start()
         client = await Raw.connect(port)
@@ -105,7 +113,7 @@ def test_a_player_who_answers_at_once_is_never_timed_out_by_its_bank() -> None:
     messages = run(scenario())
     assert "timeout" not in [m["type"] for m in messages]
     last = [m["banks"] for m in messages if m["type"] == "view"][-1]
-    assert 0.5 < last[0] < 1.0 and last[1:] == [1.0, 1.0]
+    assert 10.0 < last[0] < 20.0 and last[1:] == [20.0, 20.0]
 
 
 def test_the_banks_are_saved_after_each_deal_and_resumed(tmp_path: Path) -> None:

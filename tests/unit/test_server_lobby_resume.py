@@ -12,6 +12,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_server_process import WAIT, Client, check_against_records, play, serving
 
 import calabrasella as cb
@@ -28,6 +29,7 @@ def mid_deal(deal: int, turn: int) -> Any:
     return stop
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_restores_every_table_of_a_lobby_with_its_tokens(tmp_path: Path) -> None:
     """Two tables, each with a player at seat 0, killed mid-deal; resumed: both matches end alike."""
     whole, broken = tmp_path / "whole", tmp_path / "broken"

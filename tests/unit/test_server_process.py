@@ -144,6 +144,7 @@ def ledger(folder: Path) -> cb.Match:
     return cb.from_json((folder / "match001-ledger.json").read_text("utf-8"), cb.Match)
 
 
+@pytest.mark.slow
 def test_kill_9_then_resume_finishes_the_match_with_the_same_ledger(tmp_path: Path) -> None:
     """Killed in the middle of deal 2, resumed from its folder: the same deals, ledger and totals."""
     settings = ("--players", "1", "--seed", "11", "--deals", "3")

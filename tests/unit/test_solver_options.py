@@ -79,6 +79,7 @@ HARD = [(cb.CAVENDISH, 2), (cb.CALABRESELLA, 5), (cb.CAVENDISH, 6)]
 
 
 @pytest.mark.parametrize(("rules", "seed"), HARD, ids=lambda x: str(x))
+@pytest.mark.slow
 def test_whole_deals_one_best_and_guesses_agree(rules: cb.Ruleset, seed: int) -> None:
     """One best action and a first guess give the plain solve's units, and the one action
     is among its best actions; its value (action_values) is the units."""

@@ -87,6 +87,7 @@ def test_every_picture_is_well_formed_svg_with_a_viewbox_and_nothing_external() 
         parse(picture)
 
 
+@pytest.mark.slow
 def test_pictures_are_the_same_bytes_in_another_process() -> None:
     """Another interpreter (another hash seed) draws the very same bytes."""
     code = (

@@ -40,10 +40,13 @@ def chromium() -> str | None:
 
 
 BROWSER = chromium()
-pytestmark = pytest.mark.skipif(
-    BROWSER is None,
-    reason="no Chromium found (install Debian's chromium package, or set CALABRASELLA_CHROMIUM)",
-)
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        BROWSER is None,
+        reason="no Chromium found (install Debian's chromium package, or set CALABRASELLA_CHROMIUM)",
+    ),
+]
 
 
 def played(rules: cb.Ruleset, seed: int, steps: int | None = None) -> cb.State:

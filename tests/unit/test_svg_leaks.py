@@ -77,6 +77,7 @@ def pictures(view: cb.View, every_option: bool = False) -> str:
     MOMENTS,
     ids=[f"{s.rules.name}-{s.phase.name}-{k}" for k, (s, _) in enumerate(MOMENTS)],
 )
+@pytest.mark.slow
 def test_a_views_pictures_are_the_same_in_every_world_it_cannot_tell_apart(
     state: cb.State, seat: int
 ) -> None:

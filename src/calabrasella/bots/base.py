@@ -90,6 +90,36 @@ def regular_actions(view: cb.View) -> tuple[cb.Action, ...]:
     return tuple(a for a in actions if not isinstance(a, IRREGULAR))
 
 
+def _choices(view: cb.View) -> tuple[cb.Action, ...]:
+    """Return :func:`regular_actions` of a view whose seat is to act, for a bot's ``choose``.
+
+    Raises:
+        BotError: The view's seat is not to act (another seat is, chance is,
+            or the deal is over): a bot is asked only when its seat is to act.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> [str(a) for a in _choices(state.view(1))]
+        ['pass', 'bid stand']
+        >>> _choices(state.view(0))
+        Traceback (most recent call last):
+        ...
+        calabrasella.errors.BotError: seat 0 is not to act (seat 1 is): a bot is asked to choose only when its seat is to act
+    """
+    actions = regular_actions(view)
+    if not actions:
+        if view.to_move is not None:
+            why = f"seat {view.to_move} is"
+        else:
+            why = "the deal is over" if view.phase is cb.Phase.OVER else "a chance draw is next"
+        raise BotError(
+            f"seat {view.seat} is not to act ({why}): a bot is asked to choose only when its "
+            "seat is to act"
+        )
+    return actions
+
+
 class RandomBot:
     """A bot that picks uniformly among its view's regular legal actions.
 
@@ -113,8 +143,12 @@ class RandomBot:
         self.rng = as_rng(rng)
 
     def choose(self, view: cb.View) -> cb.Action:
-        """Return one of the view's regular legal actions, uniformly at random."""
-        return self.rng.choice(regular_actions(view))
+        """Return one of the view's regular legal actions, uniformly at random.
+
+        Raises:
+            BotError: The view's seat is not to act.
+        """
+        return self.rng.choice(_choices(view))
 
     def __repr__(self) -> str:
         return "RandomBot(<rng>)"

@@ -31,7 +31,7 @@ from ._hand import (
     read_view,
     suit_length,
 )
-from .base import as_rng, regular_actions
+from .base import _choices, as_rng
 
 __all__ = ["HeuristicBot"]
 
@@ -94,8 +94,12 @@ class HeuristicBot:
         return "HeuristicBot(<rng>)"
 
     def choose(self, view: cb.View) -> cb.Action:
-        """Return the action the heuristics pick among the view's regular legal actions."""
-        actions = regular_actions(view)
+        """Return the action the heuristics pick among the view's regular legal actions.
+
+        Raises:
+            BotError: The view's seat is not to act (it has no action to choose).
+        """
+        actions = _choices(view)
         if len(actions) == 1:
             return actions[0]
         if any(isinstance(a, cb.CustomAction) for a in actions):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Union
 
 import calabrasella as cb
 
+from ..errors import IllegalActionError
 from .base import Bot, BotError, as_rng
 
 __all__ = ["play_deal"]
@@ -44,10 +45,13 @@ def play_deal(
         The finished state; its ``result`` holds the payments.
 
     Raises:
-        BotError: ``bots`` does not hold one bot per seat, or a bot returned
-            something that is not an action.
+        BotError: ``bots`` does not hold one bot per seat, a bot has no
+            ``choose`` method, or a bot returned something that is not an
+            action (the message names the seat and the bot's class).
         IllegalActionError: A bot returned an action that is not legal for
-            its seat (the message names it).
+            its seat (the message names the action, why, the seat, the bot's
+            class, the action's number in the deal and the seed when ``rng``
+            is an int).
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
         SeatError: ``dealer`` is not a seat at the table.
 
@@ -59,8 +63,27 @@ def play_deal(
         >>> final.is_over, sum(final.result.payments)
         (True, 0)
     """
+    return _play_deal(rules, bots, rng, dealer=dealer, state=state)
+
+
+def _play_deal(
+    rules: cb.Ruleset,
+    bots: Sequence[Bot],
+    rng: Union[random.Random, int],
+    *,
+    dealer: int = 0,
+    state: cb.State | None = None,
+    where: Callable[[int], str] | None = None,
+) -> cb.State:
+    """:func:`play_deal`; ``where(seat)``, if given, says in a bot's error which deal and player it was."""
     if len(bots) != rules.players:
         raise BotError(f"{rules.players} bots needed (one per seat), {len(bots)} given")
+    for number, each in enumerate(bots):
+        if not callable(getattr(each, "choose", None)):
+            raise BotError(
+                f"the bot of seat {number}, {_bot_label(each)}, has no choose(view) method: "
+                "a bot is an object whose choose(view) returns one of view.legal_actions"
+            )
     pick = as_rng(rng)
     if state is None:
         state = cb.new_deal(rules, dealer=dealer, seed=pick)
@@ -72,11 +95,52 @@ def play_deal(
         if seat is None:  # a chance node
             state = apply(state, sample(state, pick))
             continue
-        action = bots[seat].choose(state.view(seat))
+        bot = bots[seat]
+        action = bot.choose(state.view(seat))
         if not isinstance(action, _ACTION_TYPES):
-            raise BotError(f"the bot of seat {seat} returned {action!r}, not an action")
-        state = apply(state, action, seat=seat)
+            raise BotError(
+                f"the bot of seat {seat}, {_bot_label(bot)}, returned {action!r}, not an action"
+                + _in(where, seat, rng)
+            )
+        try:
+            state = apply(state, action, seat=seat)
+        except IllegalActionError as error:
+            raise IllegalActionError(
+                action,
+                f"{error.reason} (chosen by the bot of seat {seat}, {_bot_label(bot)}, "
+                f"as action {len(state.history) + 1} of the deal{_in(where, seat, rng)})",
+            ) from None
     return state
+
+
+def _in_simulation(seed: int, index: int, seats: tuple[int, ...], seat: int) -> str:
+    """Deal ``index`` of a simulation, as :func:`~calabrasella.bots.replay_deal` names it in an error."""
+    return (
+        f"deal {index} of the simulation with seed {seed}, player {seats[seat]}'s bot; "
+        f"replay_deal(rules, bots, seed={seed}, index={index}) plays that deal alone"
+    )
+
+
+def _in(where: Callable[[int], str] | None, seat: int, rng: object) -> str:
+    """Which deal: the caller's words, or the seed when the deal was dealt from an int."""
+    if where is not None:
+        return f"; {where(seat)}"
+    return f"; the deal seeded {rng}" if type(rng) is int else ""
+
+
+def _bot_label(bot: object) -> str:
+    """Name a bot in a message by its class: ``mybots.GreedyBot``, ``HeuristicBot``.
+
+    Example:
+        >>> from calabrasella.bots.base import RandomBot
+        >>> _bot_label(RandomBot(1)), _bot_label(object())
+        ('RandomBot', 'object')
+    """
+    kind = type(bot)
+    module = kind.__module__
+    if module == "builtins" or module.startswith("calabrasella."):
+        return kind.__qualname__
+    return f"{module}.{kind.__qualname__}"
 
 
 _ACTION_TYPES = typing.get_args(cb.Action)

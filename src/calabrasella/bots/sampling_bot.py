@@ -79,7 +79,7 @@ from typing import Optional, Union
 import calabrasella as cb
 
 from ._hand import discard_loss
-from .base import Bot, BotError, as_rng, regular_actions
+from .base import Bot, BotError, _choices, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
 from .solver import SearchLimitError, _action_values, _action_wins, _value
@@ -295,8 +295,12 @@ class SamplingBot:
         )
 
     def choose(self, view: cb.View) -> cb.Action:
-        """Return the searched card in the play's last tricks, else the fallback's choice."""
-        actions = regular_actions(view)
+        """Return the searched card in the play's last tricks, else the fallback's choice.
+
+        Raises:
+            BotError: The view's seat is not to act (it has no action to choose).
+        """
+        actions = _choices(view)
         if len(actions) == 1:
             return actions[0]
         if view.phase is cb.Phase.DISCARDING and self.exchange_nodes is not None:

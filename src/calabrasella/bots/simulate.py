@@ -68,7 +68,7 @@ import attrs
 import calabrasella as cb
 
 from .base import Bot, BotError
-from .play import play_deal
+from .play import _in_simulation, _play_deal
 
 __all__ = [
     "BotFactory",
@@ -240,7 +240,9 @@ def replay_deal(
         The finished state, and which player sat in each seat.
 
     Raises:
-        BotError: Not one factory per player.
+        BotError: Not one factory per player, or as :func:`play_deal`.
+        IllegalActionError: As :func:`play_deal`; the message also names the
+            deal (its number and the master seed) and the player whose bot it was.
 
     Example:
         >>> import calabrasella as cb
@@ -255,7 +257,8 @@ def replay_deal(
     rng = random.Random(deal_seed(seed, index))
     dealer, seats = seating(index, players, rotate)
     bots = [bot_factories[seats[s]](random.Random(rng.getrandbits(64))) for s in range(players)]
-    return play_deal(rules, bots, rng, dealer=dealer), seats
+    where = functools.partial(_in_simulation, seed, index, seats)  # (for a bot's error)
+    return _play_deal(rules, bots, rng, dealer=dealer, where=where), seats
 
 
 def _play_chunk(

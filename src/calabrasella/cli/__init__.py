@@ -4,8 +4,8 @@ Usage::
 
     calabrasella play [--rules NAME] [--option KEY=VALUE]... [--seat N] [--dealer N]
                       [--seed N] [--opponents NAME] [--ascii] [--save FILE]
-    calabrasella replay FILE [--step] [--ascii]
-    calabrasella show FILE
+    calabrasella replay FILE [--deal N] [--step] [--ascii]
+    calabrasella show FILE [--deal N]
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
@@ -42,6 +42,7 @@ from typing import Any, NoReturn
 import calabrasella as cb
 
 from .._public import public_dir as _public_dir
+from ..errors import BotError
 from ._demo import DEFAULT_SEED, demo
 from ._play import (
     OPPONENTS,
@@ -54,7 +55,15 @@ from ._play import (
     random_opponent,
 )
 from ._render import can_write_symbols, format_cards
-from ._replay import FileProblem, load_record, replay_record, show_record
+from ._replay import (
+    FileProblem,
+    data_set_format,
+    load_deal,
+    load_deals,
+    load_record,
+    replay_record,
+    show_record,
+)
 from ._rules import option_info, parse_option_values, rules_text
 from ._serve import add_parser as _add_serve
 from ._serve import run_serve
@@ -162,7 +171,12 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         description="Print a saved deal (a JSON record or state, or a text record): the hands, "
         "then each action with what the table sees after it, then the result.",
     )
-    replay.add_argument("file", metavar="FILE", help="the record or state to replay")
+    replay.add_argument(
+        "file", metavar="FILE", help="the record or state to replay, or a data set of deals"
+    )
+    replay.add_argument(
+        "--deal", type=int, metavar="N", help="the deal of a data set to replay (1 for the first)"
+    )
     replay.add_argument("--step", action="store_true", help="wait for Enter before each action")
     replay.add_argument("--ascii", action="store_true", help="write suits as letters (d h s c)")
 
@@ -170,9 +184,14 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "show",
         help="print a saved deal as a record's text",
         description="Print a saved deal (a JSON record or state, or a text record) in the "
-        "record's text form: tags, hands, auction, exchange, tricks and result.",
+        "record's text form: tags, hands, auction, exchange, tricks and result. A data set of "
+        "deals (JSON lines or a multi-deal text file, as simulate --save writes) is printed "
+        "deal after deal, a blank line between two: a multi-deal text file.",
     )
-    show.add_argument("file", metavar="FILE", help="the record or state to show")
+    show.add_argument("file", metavar="FILE", help="the record, state or data set to show")
+    show.add_argument(
+        "--deal", type=int, metavar="N", help="only this deal of a data set (1 for the first)"
+    )
 
     rules = subs["rules"] = commands.add_parser(
         "rules",
@@ -198,7 +217,7 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "simulate",
         help="play many deals between bots and print a summary",
         description="Play many deals between bots, the players changing seats, and print "
-        "each player's mean payment with a 95%% confidence interval, the declarer's wins "
+        "each player's mean payment with a 95% confidence interval, the declarer's wins "
         "by contract and how often the multipliers struck. The same seed gives the same "
         "table, on one process or several.",
     )
@@ -310,9 +329,13 @@ def _run_simulate(parser: argparse.ArgumentParser, args: Any) -> int:
     progress = default_progress() if args.progress is None else (sys.stderr if args.progress else None)
     if args.save is not None:
         _check_target(parser, args.save)
-    table = run_simulation(
-        rules, bots, args.deals, seed=args.seed, workers=args.workers, progress=progress
-    )
+    try:
+        table = run_simulation(
+            rules, bots, args.deals, seed=args.seed, workers=args.workers, progress=progress
+        )
+    except (cb.IllegalActionError, BotError) as error:  # a bot broke the rules: which, where
+        sys.stderr.write(f"calabrasella simulate: {error}\n")
+        return 1
     sys.stdout.write(table if table.endswith("\n") else table + "\n")
     if args.save is not None:
         try:
@@ -343,9 +366,18 @@ def _stdin_reader() -> Reader:
 
 def _run_file(command: str, args: Any, read: Reader | None) -> int:
     """``replay`` and ``show``: a bad file is one line on stderr and status 2."""
+    if args.deal is not None and args.deal < 1:
+        sys.stderr.write(f"calabrasella {command}: --deal {args.deal}: expected 1 or more\n")
+        return 2
     try:
-        record = load_record(args.file)
+        form = data_set_format(args.file) if command == "show" and args.deal is None else None
+        if form is not None:  # every deal of a data set, as a multi-deal text file
+            for number, each in enumerate(load_deals(args.file, form)):
+                sys.stdout.write(("\n" if number else "") + show_record(each))
+            return 0
+        record = load_deal(args.file, args.deal)
     except FileProblem as problem:
+        sys.stdout.flush()
         sys.stderr.write(f"calabrasella {command}: {problem}\n")
         return 2
     if command == "show":
@@ -367,8 +399,10 @@ def _isatty(stream: Any) -> bool:
 def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> int:
     """Run the ``calabrasella`` command; return the exit status.
 
-    0 on success; 1 when the reader of the output goes away (a broken pipe)
-    or ``play --save`` cannot write its file; 2 for a file ``replay`` or
+    0 on success; 1 when the reader of the output goes away (a broken pipe),
+    ``play --save`` or ``simulate --save`` cannot write its file, or a bot of
+    ``simulate`` breaks the rules (a one-line message naming the bot and the
+    deal); 2 for a file ``replay`` or
     ``show`` cannot read (with a one-line message on stderr). ``read``
     replaces :func:`input` for ``play`` and ``replay --step`` (a function
     taking the prompt and returning a line, raising :class:`EOFError` at the

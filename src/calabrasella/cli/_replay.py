@@ -2,15 +2,18 @@
 
 A file is a JSON record (:func:`calabrasella.to_json` of a
 :class:`~calabrasella.Record`), a JSON state (of a
-:class:`~calabrasella.State`), or a record's text form
-(:meth:`calabrasella.Record.to_text`). A file that cannot be read, is not
-one of these, or does not replay raises :class:`FileProblem` with a
-one-line message; the command prints it and exits with status 2.
+:class:`~calabrasella.State`), a record's text form
+(:meth:`calabrasella.Record.to_text`), or a data set of many deals
+(:mod:`calabrasella.datasets`: JSON lines, or a multi-deal text file, as
+``simulate --save`` writes). A file that cannot be read, is not one of
+these, or does not replay raises :class:`FileProblem` with a one-line
+message; the command prints it and exits with status 2.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
@@ -21,7 +24,18 @@ from calabrasella.scoring import plural as _n
 from ._play import Reader
 from ._render import action_text, active_seats, card_text, format_cards, result_lines, suit_legend
 
-__all__ = ["FileProblem", "load_record", "replay_record", "show_record"]
+__all__ = [
+    "FileProblem",
+    "data_set_format",
+    "load_deal",
+    "load_deals",
+    "load_record",
+    "replay_record",
+    "show_record",
+]
+
+#: What a data set's format is called in messages, by :func:`data_set_format`'s answer.
+JSON_LINES, TEXT = "JSON lines", "a multi-deal text file"
 
 def _one_line(error: BaseException) -> str:
     text = " ".join(str(error).split()) or type(error).__name__
@@ -66,6 +80,97 @@ def load_record(path: str | Path) -> cb.Record:
         return cb.Record.from_text(text)
     except (cb.CalabrasellaError, ValueError) as error:
         raise FileProblem(f"{path}: not a record: {_one_line(error)}") from None
+
+
+def data_set_format(path: str | Path) -> str | None:
+    """Return the format of the data set of deals at ``path``, or ``None`` if it is not one.
+
+    A data set (:mod:`calabrasella.datasets`) is a file named ``.jsonl`` (or
+    ``.ndjson``), a file whose first line is a whole JSON record with more
+    lines after it (JSON lines), or a text file of more than one record.
+    A file that cannot be read is not one (:func:`load_record` says why).
+
+    Example:
+        >>> data_set_format("deals.jsonl")
+        'JSON lines'
+        >>> data_set_format("no/such/deal.json") is None
+        True
+    """
+    from calabrasella.datasets import JSONL_SUFFIXES
+
+    if str(path).lower().endswith(JSONL_SUFFIXES):
+        return JSON_LINES
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            lines = (line.strip() for line in file)
+            first = next((line for line in lines if line), "")
+            if first.startswith("{"):
+                try:
+                    whole = isinstance(json.loads(first), dict)
+                except ValueError:
+                    return None  # a record over several lines (indented JSON)
+                return JSON_LINES if whole and any(lines) else None
+            body = not first.startswith(("[", "#"))
+            for line in lines:
+                if body and line.startswith("["):
+                    return TEXT  # a tag line after a record's body: a second record
+                body = body or (bool(line) and not line.startswith(("[", "#")))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None
+
+
+def load_deals(path: str | Path, form: str) -> Iterator[cb.Record]:
+    """Yield the deals of the data set at ``path`` (``form`` from :func:`data_set_format`).
+
+    Raises:
+        FileProblem: The file cannot be read, or a deal in it is not a record
+            (the message names the line or the record); the deals before it
+            have been yielded.
+    """
+    from calabrasella import datasets
+
+    read = datasets.read_jsonl if form == JSON_LINES else datasets.read_text
+    try:
+        with open(path, encoding="utf-8-sig") as file:
+            yield from read(file)
+    except OSError as error:
+        raise FileProblem(f"{path}: cannot read it: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise FileProblem(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except cb.RecordError as error:
+        raise FileProblem(f"{path}: not a data set of records: {_one_line(error)}") from None
+
+
+def load_deal(path: str | Path, number: int | None) -> cb.Record:
+    """Return one deal of the file at ``path``: its only one, or deal ``number`` (1 the first).
+
+    Raises:
+        FileProblem: As :func:`load_record`; a data set of several deals and
+            no ``number`` (the message says how many and how to pick one);
+            no deal ``number`` in the file.
+    """
+    form = data_set_format(path)
+    if form is None:
+        record = load_record(path)
+        if number not in (None, 1):
+            raise FileProblem(f"{path}: --deal {number}: the file holds one deal (--deal 1)")
+        return record
+    count = 0
+    for count, record in enumerate(load_deals(path, form), 1):
+        if number is not None and count == number:
+            return record
+    if number is None and count == 1:
+        return record
+    if count == 0:
+        raise FileProblem(f"{path}: an empty data set: no deal in it")
+    if number is None:
+        raise FileProblem(
+            f"{path}: a data set of {count} deals ({form}, as simulate --save writes): pick one "
+            f"with --deal N (1 to {count}); 'calabrasella show {path}' prints them all, and "
+            f"calabrasella.datasets.load({str(path)!r}) reads them in Python"
+        )
+    raise FileProblem(f"{path}: --deal {number}: the data set holds deals 1 to {count}")
 
 
 def _from_json(text: str) -> cb.Record:

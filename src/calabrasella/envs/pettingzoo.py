@@ -17,7 +17,10 @@ Gymnasium and NumPy).
 - **Rewards**: 0 until the deal ends, then each seat's payment
   (``result.payments``, units won or lost); every agent then terminates.
 - ``reset(options={"dealer": seat})`` fixes the dealer; otherwise it is drawn
-  from the seed. Other keys of ``options`` are ignored.
+  from the seed. Other keys of ``options`` are ignored. ``step``, ``last``,
+  ``observe`` or ``agent_iter`` before the first ``reset()`` raise
+  ``AssertionError("reset() needs to be called before step.")`` (``last``,
+  ``observe``...), as PettingZoo's own environments do.
 - In table mode (``irregularities="record"``) an agent chooses among its own
   view's legal actions when it is to act (its revokes, its stock turn); the
   irregular actions of a seat not to act (a card out of turn, the
@@ -41,6 +44,7 @@ from typing import Any, ClassVar, Union
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import encoding
 from .._encoding_observation import observation
@@ -151,7 +155,19 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         self._viewed = (seat, view)
         return view
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.state is None:
+            raise AssertionError("reset() needs to be called before last.")
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if self.state is None:
+            EnvLogger.error_agent_iter_before_reset()
+        return super().agent_iter(max_iter)
+
     def observe(self, agent: str) -> dict[str, Any]:
+        if self.state is None:
+            EnvLogger.error_observe_before_reset()
         view = self._view(self._seat[agent])
         legal = view.legal_actions
         mask = bytearray(self._size)
@@ -164,6 +180,8 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         }
 
     def step(self, action: Any) -> None:
+        if self.state is None:
+            EnvLogger.error_step_before_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
