@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -64,3 +65,13 @@ if _expect:
             f"CALABRASELLA_EXPECT_COMPILED={_expect}, but the solver imported from "
             f"{_solver_core.__file__} is {'compiled' if _solver.COMPILED else 'pure Python'}"
         )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Long tests (``@pytest.mark.slow``: soaks, a browser) run only when asked: ``-m slow``."""
+    if "slow" in (config.getoption("markexpr") or ""):
+        return
+    skip = pytest.mark.skip(reason="a long test: run with -m slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
