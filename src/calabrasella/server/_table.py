@@ -344,8 +344,11 @@ class Table:
             seat = self._seat_of_token(read_token(token))
             if seat.conn is None and self.state is not None and self.state.to_move == seat.number:
                 key = self._position()  # back during its move: the time away used its grace
-                used = self._grace_used(seat, key) + max(0.0, self._now() - seat.left_at)
+                before = self._grace_used(seat, key)
+                used = before + max(0.0, self._now() - seat.left_at)
                 seat.away_key, seat.away_used = key, used
+                # and once the grace is spent, the time away comes out of its bank
+                self.clocks.take(seat.number, max(0.0, used - self.grace) - max(0.0, before - self.grace))
             if seat.conn is not None:
                 old = seat.conn
                 old.error("replaced", "your seat was taken up by a new connection with your token")
