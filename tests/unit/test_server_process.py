@@ -211,7 +211,7 @@ def test_serve_with_a_lobby_and_the_browser_table_prints_both_addresses() -> Non
         finally:
             client.close()
         with socket.create_connection(("127.0.0.1", web_port), timeout=WAIT) as page:
-            page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            page.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             answer = b""
             while chunk := page.recv(65536):
                 answer += chunk

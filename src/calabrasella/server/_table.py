@@ -624,7 +624,7 @@ class Table:
         if self.save_dir is None:
             return
         self._unsaved.pop(what, None)
-        self._unsaved[what] = save  # last: the files are written in the order they were meant
+        self._unsaved[what] = save  # last: the files are tried in the order they were meant
         self._retry_saves()
 
     def _retry_saves(self) -> None:
@@ -646,10 +646,10 @@ class Table:
                     self._broadcast({"type": "notice", "code": "save_failed",
                                      "message": f"the server {text}; the table goes on and "
                                                 "tries again"})  # fmt: skip
-                break  # later files wait for this one: they are saved in order
+                continue
             del self._unsaved[what]
-            if self._told:
-                self.log(f"saved {what}")
+            if any(text.startswith(f"could not save {what}:") for text in self._told):
+                self.log(f"saved {what} after all")
         if not self._unsaved:
             self._told.clear()
         elif not self._closing:
@@ -699,7 +699,7 @@ class Table:
             _store.write_atomic(folder / "ledger.json", text)
             _store.write_atomic(folder / f"{match}-ledger.json", text)
 
-        self._try_save(f"match {self.matches_played + 1} deal {number}'s record", record)
+        self._try_save(f"deal {number}'s record (match {self.matches_played + 1})", record)
         self._try_save("the ledger", ledger)
         if self.clocks.banks is not None:
             self._save_table()  # the banks as they stand after the deal

@@ -39,7 +39,7 @@ try:
     from starlette.requests import Request
     from starlette.responses import Response
     from starlette.routing import Route, WebSocketRoute
-    from starlette.websockets import WebSocket
+    from starlette.websockets import WebSocket, WebSocketDisconnect
     from uvicorn.protocols.http.h11_impl import H11Protocol
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 except ImportError as error:  # pragma: no cover - the tests run with the extra
@@ -191,7 +191,7 @@ class WebLink:
                     return
                 self._wake.clear()
                 await self._wake.wait()
-        except (OSError, RuntimeError):  # the tab went (uvicorn's ClientDisconnected is an OSError)
+        except (OSError, RuntimeError, WebSocketDisconnect):  # the tab went
             self._gone.set()
         finally:
             self._gone.set()
