@@ -1,6 +1,6 @@
 """The browser table, played in headless Chromium (Debian's ``chromium``) over loopback.
 
-The table and its HTTP bridge run in a thread of this process on
+The table and its page (:class:`WebTable`) run in a thread of this process on
 127.0.0.1; Chromium is started by this test with a fresh profile and
 driven over ``--remote-debugging-pipe`` (the DevTools protocol, NUL-framed
 JSON on file descriptors 3 and 4), never downloaded. The page plays seat 0
@@ -28,10 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
 from server_kit import Watched, check_messages
 
 import calabrasella as cb
-from calabrasella.server import WebBridge
+from calabrasella.server import WebTable
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 LIMIT = 60.0
@@ -84,6 +88,19 @@ MID_PLAY = """(() => {
     && view.legal_actions.length && images.length > 10
     && images.every((i) => i.complete && i.naturalWidth > 0 && i.src.includes('/card/')));
 })()"""
+# The ledger's rows, the last result, as the page shows them.
+PAGE = """(() => ({
+  ledger: [...document.querySelectorAll('#ledger tr')].map(
+    (tr) => [...tr.children].map((cell) => cell.textContent)),
+  result: document.getElementById('result').textContent,
+}))()"""
+# During the match: the link back to the seat (with its token) and the last trick shown.
+DURING = """(() => document.getElementById('seat-info') && ({
+  link: !document.getElementById('seat-info').hidden
+    && document.getElementById('comeback').href.includes('token=' + state.token),
+  last: !document.getElementById('last-box').hidden
+    && document.querySelectorAll('#last img.card').length === 3,
+}))()"""
 MOBILE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
@@ -94,6 +111,7 @@ def shoot(pipe: Pipe, session: str, path: Path) -> None:
     path.write_bytes(picture)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
 @pytest.mark.parametrize("by", ["click", "keyboard"])
 def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by: str) -> None:
@@ -106,14 +124,14 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
 
     async def serve() -> None:
         await table.start()
-        bridge = WebBridge(table.port)
+        bridge = WebTable(table)
         ports.append(await bridge.start())
         started.set()
         try:
             await stop.wait()
         finally:
-            await bridge.close()
             await table.close()
+            await bridge.close()
 
     thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
     thread.start()
@@ -141,6 +159,7 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         deadline = time.monotonic() + LIMIT
         over = False
         keys = 0
+        seen_link = seen_last = False
         shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
         shots.mkdir(parents=True, exist_ok=True)
         shot = by == "click"
@@ -164,6 +183,13 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
                                   text=key if kind == "keyDown" else "")  # fmt: skip
                     keys += 1
                     time.sleep(0.05)
+            if not seen_link or not seen_last:
+                now = pipe.call("Runtime.evaluate", session, expression=DURING,
+                                returnByValue=True)["result"].get("value") or {}  # fmt: skip
+                now.setdefault("link", False)
+                now.setdefault("last", False)
+                seen_link = seen_link or now["link"]
+                seen_last = seen_last or now["last"]
             found = pipe.call("Runtime.evaluate", session,
                               expression="document.body && document.body.dataset.over === '1'",
                               returnByValue=True)  # fmt: skip
@@ -177,6 +203,8 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
                          returnByValue=True)["result"]["value"]  # fmt: skip
         shoot(pipe, session, shots / f"browser-table-{by}-end.png")
+        page = pipe.call("Runtime.evaluate", session, expression=PAGE, returnByValue=True)["result"]["value"]
+        page["comeback"], page["last_trick"] = seen_link, seen_last
         hand = pipe.call("Runtime.evaluate", session,
                          expression="document.querySelectorAll('#hand .card').length",
                          returnByValue=True)["result"]["value"]  # fmt: skip
@@ -194,81 +222,19 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         loop.call_soon_threadsafe(stop.set)
         thread.join(10)
     received = json.loads(text)
-    assert received[0]["type"] == "session"
-    assert received[1]["type"] == "welcome" and received[1]["seat"] == 0
+    assert received[0]["type"] == "welcome" and received[0]["seat"] == 0
     assert received[-1]["type"] == "match_over"
     assert len(table.finished) == 2
     assert received[-1]["totals"] == list(cb.Match(rules=cb.CAVENDISH, deals=2,
                                           finished=tuple(table.finished)).totals)  # fmt: skip
-    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
+    check_messages(table, 0, [m for m in received if m["type"] != "welcome"])
+    # what the page showed at the end: the ledger with the players' names, each deal's result
+    assert page["ledger"][0] == ["", "ann", "bot 1", "bot 2"]
+    assert [row[0] for row in page["ledger"][1:]] == ["deal 1", "deal 2", "final"]
+    assert page["ledger"][-1][1:] == [str(t) for t in received[-1]["totals"]]
+    assert page["result"].startswith("deal 2: ")
+    assert page["comeback"] is True  # the link back to the seat was shown during the match
+    assert page["last_trick"] is True  # and the last trick, once there was one
     views = [(m["deal"], m["turn"]) for m in received if m["type"] == "view"]
     assert views == [(n, t) for n, final in enumerate(table.finished, start=1)
                      for t in range(len(final.history) + 1)]  # fmt: skip
-
-
-async def http(port: int, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
-    """One HTTP/1.1 request to 127.0.0.1:port; the status and the body."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
-                 .encode() + body)  # fmt: skip
-    answer = await reader.read()
-    writer.close()
-    head, _, content = answer.partition(b"\r\n\r\n")
-    return int(head.split()[1]), content
-
-
-def test_the_web_bridge_serves_the_page_and_relays_a_seat_without_a_browser() -> None:
-    """The page's files, 404, bad sends refused, and a whole match played through /events and /send."""
-
-    async def scenario() -> tuple[Watched, list[dict[str, Any]]]:
-        table = Watched(cb.CAVENDISH, deals=1, seed=3, bots=(1, 2), move_time=None)
-        await table.start()
-        bridge = WebBridge(table.port)
-        port = await bridge.start()
-        received: list[dict[str, Any]] = []
-        try:
-            status, page = await http(port, "GET", "/")
-            assert status == 200 and b'src="/static/app.js"' in page
-            assert b"http" not in page.replace(b"http-equiv", b"")  # no CDN: nothing off the box
-            for name in ("app.js", "style.css"):
-                status, text = await http(port, "GET", f"/static/{name}")
-                assert status == 200 and text
-                assert b"https://" not in text and b"http://" not in text
-            assert (await http(port, "GET", "/etc/passwd"))[0] == 404
-            status, face = await http(port, "GET", "/card/Ad.svg")
-            assert status == 200 and face.startswith(b"<svg") and b"(Ad)" in face
-            status, back = await http(port, "GET", "/card/back.svg")
-            assert status == 200 and back.startswith(b"<svg") and back != face
-            assert (await http(port, "GET", "/card/Zz.svg"))[0] == 404
-            assert (await http(port, "GET", "/card/../static/app.js.svg"))[0] == 404
-            assert (await http(port, "POST", "/send?session=nope", b"{}"))[0] == 400
-            assert (await http(port, "POST", "/send?session=nope", b"x" * 9000))[0] == 413
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(b"GET /events?name=ann&seat=0 HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200")
-            session = ""
-            while line := await reader.readline():
-                if not line.startswith(b"data: "):
-                    continue
-                message = json.loads(line[6:])
-                received.append(message)
-                if message["type"] == "session":
-                    session = message["session"]
-                elif message["type"] == "view" and message["view"]["legal_actions"]:
-                    legal = message["view"]["legal_actions"]
-                    action = next((text for text in legal if text != "pass"), legal[0])
-                    body = json.dumps({"type": "action", "deal": message["deal"],
-                                       "turn": message["turn"], "action": action}).encode()  # fmt: skip
-                    assert (await http(port, "POST", f"/send?session={session}", body))[0] == 200
-                elif message["type"] == "match_over":
-                    break
-            writer.close()
-        finally:
-            await bridge.close()
-            await table.close()
-        return table, received
-
-    table, received = asyncio.run(asyncio.wait_for(scenario(), 30))
-    assert received[-1]["type"] == "match_over"
-    assert len(table.finished) == 1
-    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])

@@ -147,7 +147,7 @@ def test_a_record_that_failed_to_save_is_written_once_it_can_be(tmp_path: Path) 
         blocker = tmp_path / "match001-deal002.json"
         (blocker / "x").mkdir(parents=True)
         table = Watched(cb.CAVENDISH, deals=3, seed=4, bots=(0, 1, 2), save_dir=tmp_path)
-        table.SAVE_RETRY = 0.05  # type: ignore[misc]
+        table.SAVE_RETRY = 0.05
         await table.start()
         try:
             await until(lambda: len(table.finished) >= 2 or table.done.is_set())

@@ -18,12 +18,12 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from server_kit import Raw, Watched, check_messages, run, until  # noqa: E402
-from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
-from websockets.exceptions import InvalidStatus  # noqa: E402
+from server_kit import Raw, Watched, check_messages, run, until
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidStatus
 
-import calabrasella as cb  # noqa: E402
-from calabrasella.server import Limits, Table, WebTable  # noqa: E402
+import calabrasella as cb
+from calabrasella.server import Limits, Table, WebTable, describe
 
 Message = dict[str, Any]
 
@@ -95,9 +95,9 @@ def test_the_page_its_files_and_the_edges_of_http() -> None:
             assert status(await raw_http(port, b"GARBAGE\r\n\r\n")) == 400
             # a WebSocket opened from another site's page is refused (DNS rebinding, CSRF)
             with pytest.raises(InvalidStatus) as refused:
-                await tab(port, origin="http://evil.example")  # type: ignore[arg-type]
+                await tab(port, origin="http://evil.example")
             assert refused.value.response.status_code == 403
-            ws = await tab(port, origin=f"http://127.0.0.1:{port}")  # type: ignore[arg-type]
+            ws = await tab(port, origin=f"http://127.0.0.1:{port}")
             await ws.send(json.dumps({"type": "ping"}))
             assert (await next_of(ws, "pong"))["type"] == "pong"
             await ws.close()
@@ -127,7 +127,7 @@ def test_a_whole_match_through_a_websocket_gets_only_what_seat_0_may_know() -> N
     assert received[-1]["type"] == "match_over"
     overs = [m for m in received if m["type"] == "over"]
     assert [m["summary"] for m in overs] == [
-        cb.server.describe(final.result) for final in table.finished  # type: ignore[arg-type]
+        describe(final.result) for final in table.finished if final.result is not None
     ]
     check_messages(table, 0, [m for m in received if m["type"] != "welcome"])
 
@@ -191,7 +191,7 @@ def test_simultaneous_tabs_never_pass_the_web_cap() -> None:
     async def scenario() -> int:
         table = Table(cb.CAVENDISH, deals=1, bots=(1, 2),
                       limits=Limits(per_address=500, max_connections=500))  # fmt: skip
-        async with serving(table, max_connections=64, per_address=500) as (_, page, port):
+        async with serving(table, max_connections=64, per_address=500) as (_, _, port):
 
             async def one() -> ClientConnection | None:
                 try:
@@ -248,7 +248,7 @@ def test_idle_web_connections_are_capped_and_closed_and_the_table_still_answers(
     async def scenario() -> tuple[int, int, Message]:
         table = Table(cb.CAVENDISH, deals=1, bots=(1, 2), move_time=None)
         async with serving(table, max_connections=20, per_address=20, open_timeout=0.5) as (
-            _, page, port
+            _, _, port
         ):  # fmt: skip
             conns = [await asyncio.open_connection("127.0.0.1", port) for _ in range(40)]
 

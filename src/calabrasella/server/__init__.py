@@ -24,6 +24,8 @@ Example:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._clock import Clocks
 from ._conn import Bucket, Connection, LineTooLong, Link, Seat, StreamLink
 from ._lobby import Lobby
@@ -46,6 +48,9 @@ from ._public import public_view_data
 from ._run import serve
 from ._store import ResumeError, Saved, load, write_atomic
 from ._table import Table
+
+if TYPE_CHECKING:  # at run time only when asked for: they need the server extra
+    from ._web import WebLink, WebTable
 
 
 def __getattr__(name: str) -> object:
