@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import select
@@ -35,7 +36,7 @@ pytest.importorskip("uvicorn")
 from server_kit import Watched, check_messages
 
 import calabrasella as cb
-from calabrasella.server import WebTable
+from calabrasella.server import Table, WebTable
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 LIMIT = 60.0
@@ -238,3 +239,126 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
     views = [(m["deal"], m["turn"]) for m in received if m["type"] == "view"]
     assert views == [(n, t) for n, final in enumerate(table.finished, start=1)
                      for t in range(len(final.history) + 1)]  # fmt: skip
+
+
+class Browser:
+    """Chromium started by the test (its own profile, the DevTools pipe), stopped by its handle."""
+
+    def __init__(self, folder: Path) -> None:
+        assert CHROMIUM is not None
+        self.to_browser, self.from_browser = os.pipe(), os.pipe()
+        trampoline = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+                      "os.execv(sys.argv[3], sys.argv[3:])")  # fmt: skip
+        command = [sys.executable, "-c", trampoline, str(self.to_browser[0]),
+                   str(self.from_browser[1]), CHROMIUM, *FLAGS,
+                   f"--user-data-dir={folder / 'profile'}", "about:blank"]  # fmt: skip
+        self.proc = subprocess.Popen(command, pass_fds=(self.to_browser[0], self.from_browser[1]),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        os.close(self.to_browser[0])
+        os.close(self.from_browser[1])
+        self.pipe = Pipe(self.to_browser[1], self.from_browser[0])
+
+    def open(self, url: str) -> str:
+        target = self.pipe.call("Target.createTarget", url=url)["targetId"]
+        session: str = self.pipe.call("Target.attachToTarget", targetId=target,
+                                      flatten=True)["sessionId"]  # fmt: skip
+        return session
+
+    def js(self, session: str, expression: str) -> Any:
+        return self.pipe.call("Runtime.evaluate", session, expression=expression,
+                              returnByValue=True)["result"].get("value")  # fmt: skip
+
+    def until(self, session: str, expression: str, limit: float = 15.0) -> None:
+        deadline = time.monotonic() + limit
+        while self.js(session, expression) is not True:
+            assert time.monotonic() < deadline, f"never true: {expression}"
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        with contextlib.suppress(AssertionError, OSError):
+            self.pipe.call("Browser.close")
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # the browser this test started, by its handle
+            self.proc.wait(10)
+        for fd in (self.to_browser[1], self.from_browser[0]):
+            os.close(fd)
+
+
+class Loop:
+    """An event loop in a thread, where the tables and pages of a test run."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def do(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(20)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+def test_the_page_after_a_full_table_with_a_seat_in_its_address_and_when_the_server_stops(
+    tmp_path: Path,
+) -> None:
+    """Table full: the form is back with "watch instead"; ?seat= and ?spectate= are honoured;
+    a server stop freezes the clock and the moves, and the page comes back to its seat."""
+    loop = Loop()
+    browser = Browser(tmp_path)
+    pages: list[WebTable] = []
+    tables: list[Table] = []
+
+    async def open_table(table: Table, port: int = 0) -> int:
+        tables.append(table)
+        await table.start()
+        pages.append(WebTable(table))
+        return await pages[-1].start(port=port)
+
+    async def stop_all() -> None:
+        for table in tables:
+            await table.close()
+        for page in pages:
+            await page.close()
+
+    try:
+        folder = tmp_path / "table"
+        port = loop.do(open_table(Table(cb.CAVENDISH, deals=2, bots=(2,), seed=2,
+                                        move_time=60.0, save_dir=folder)))  # fmt: skip
+        seated = browser.open(f"http://127.0.0.1:{port}/?name=cid&seat=1")
+        browser.until(seated, "document.getElementById('status').textContent === 'seat 1'")
+        other = browser.open(f"http://127.0.0.1:{port}/?name=ann")
+        browser.until(other, "document.getElementById('status').textContent === 'seat 0'")
+        page = browser.open(f"http://127.0.0.1:{port}/?name=bob")
+        browser.until(page, "!document.getElementById('join').hidden"
+                            " && !document.getElementById('watch-instead').hidden")  # fmt: skip
+        assert "taken" in browser.js(page, "document.getElementById('join-error').textContent")
+        browser.js(page, "document.getElementById('watch-instead').click()")
+        browser.until(page, "document.getElementById('status').textContent === 'watching'")
+        watcher = browser.open(f"http://127.0.0.1:{port}/?name=eve&spectate=1")
+        browser.until(watcher, "document.getElementById('status').textContent === 'watching'")
+        browser.until(seated, "state.view !== null")
+        loop.do(stop_all())
+        browser.until(seated, "document.body.dataset.stopped === '1'")
+        assert browser.js(seated, "document.getElementById('clock').textContent") == "clock stopped"
+        assert browser.js(seated, "document.querySelectorAll('button.move, #hand img.playable')"
+                                  ".length") == 0  # fmt: skip
+        assert not browser.js(seated, "document.getElementById('stopped').hidden")
+        assert browser.js(seated, "window.received.some((m) => m.type === 'closing')")
+        # the server is back (resumed from its folder, on the same port): the page sits again
+        loop.do(open_table(Table.resume(folder), port))
+        browser.until(seated, "document.body.dataset.stopped === ''"
+                              " && document.getElementById('stopped').hidden"
+                              " && document.getElementById('status').textContent === 'seat 1'")  # fmt: skip
+        welcomes = browser.js(seated, "window.received.filter((m) => m.type === 'welcome').length")
+        assert welcomes == 2
+    finally:
+        browser.close()
+        with contextlib.suppress(Exception):
+            loop.do(stop_all())
+        loop.stop()

@@ -245,3 +245,26 @@ def test_each_table_of_a_seeded_lobby_deals_its_own_cards() -> None:
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+def test_the_example_bot_client_prints_its_token_to_come_back_with() -> None:
+    import re
+
+    command = [sys.executable, "-m", "calabrasella", "serve", "--port", "0", "--players", "1",
+               "--deals", "1", "--move-time", "0"]  # fmt: skip
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().split(" on ")[1].split()[0].rsplit(":", 1)[1]
+        example = Path(__file__).parents[2] / "examples" / "bot_client.py"
+        done = subprocess.run([sys.executable, str(example), "--port", port, "--name", "ann"],
+                              capture_output=True, text=True, timeout=60)  # fmt: skip
+    finally:
+        proc.terminate()  # the server this test started, by its handle
+        proc.wait(20)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^ann sits at seat 0; to come back to it: --token [0-9a-f]{32}$",
+                     done.stdout, re.MULTILINE), done.stdout  # fmt: skip

@@ -282,6 +282,7 @@ function stopped(why) {
   if (state.stopped || state.over) return;
   state.stopped = true;
   document.body.dataset.stopped = "1";
+  $("clock").textContent = "clock stopped";
   $("stopped").hidden = false;
   $("stopped-text").textContent = (why ? why + ": " : "")
     + "the clock is stopped; this page reconnects when the server is back.";
