@@ -232,7 +232,7 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
     # what the page showed at the end: the ledger with the players' names, each deal's result
     assert page["ledger"][0] == ["", "ann", "bot 1", "bot 2"]
     assert [row[0] for row in page["ledger"][1:]] == ["deal 1", "deal 2", "final"]
-    assert page["ledger"][-1][1:] == [str(t) for t in received[-1]["totals"]]
+    assert page["ledger"][-1][1:] == [f"{t:+d}" if t else "0" for t in received[-1]["totals"]]
     assert page["result"].startswith("deal 2: ")
     assert page["comeback"] is True  # the link back to the seat was shown during the match
     assert page["last_trick"] is True  # and the last trick, once there was one

@@ -186,7 +186,7 @@ function drawLedger(final) {
     th.textContent = final ? "final" : "total";
     sum.append(th, ...totals.map((t) => {
       const td = document.createElement("td");
-      td.textContent = String(t);
+      td.textContent = (t > 0 ? "+" : "") + t;
       return td;
     }));
     rows.push(sum);
@@ -205,7 +205,8 @@ function showResult(message) {
   const result = message.result;
   const p = $("result");
   const payments = result.payments.map((n, seat) => nameOf(seat) + " " + (n > 0 ? "+" : "") + n);
-  p.textContent = "deal " + message.deal + ": " + (message.summary || "")
+  const summary = (message.summary || "").replace(/seat (\d)/g, (_, n) => nameOf(Number(n)));
+  p.textContent = "deal " + message.deal + ": " + summary
     + (result.notes && result.notes.length ? " (" + result.notes.join("; ") + ")" : "")
     + " \u2014 " + payments.join(", ");
   p.hidden = false;
