@@ -23,6 +23,8 @@ from server_kit import Raw, Watched, run, until
 import calabrasella as cb
 from calabrasella.server import Limits, Lobby, ResumeError, Table
 
+Message = dict[str, Any]
+
 
 def test_one_address_may_hold_only_its_share_of_connections() -> None:
     async def scenario() -> None:
@@ -268,3 +270,18 @@ def test_the_example_bot_client_prints_its_token_to_come_back_with() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert re.search(r"^ann sits at seat 0; to come back to it: --token [0-9a-f]{32}$",
                      done.stdout, re.MULTILINE), done.stdout  # fmt: skip
+
+
+def test_a_watcher_who_names_no_table_watches_the_lobbys_first_table() -> None:
+    async def scenario() -> Message:
+        lobby = Lobby({"1": Table(cb.CAVENDISH, deals=1, bots=(0, 1, 2), matches=None),
+                       "2": Table(cb.CAVENDISH, deals=1)})  # fmt: skip
+        port = await lobby.start()
+        try:
+            client = await Raw.connect(port)
+            return await client.hello("eve", spectate=True)
+        finally:
+            await lobby.close()
+
+    welcome = run(scenario())
+    assert welcome["spectator"] is True

@@ -21,7 +21,8 @@ class Lobby:
     table's name, rules, seats and spectators), then says ``hello`` with
     ``"table": NAME`` to sit at that table (or watch it, with ``"spectate":
     true``); without ``"table"`` it goes to the table whose seat its
-    ``"token"`` names, or else to the first table with a free seat. From its
+    ``"token"`` names, or else to the first table with a free seat (a
+    watcher to the first table). From its
     ``hello`` on, the connection belongs to the table.
 
     Served with a folder per table (named as the table, in one parent
@@ -119,6 +120,8 @@ class Lobby:
                        for s in table.seats):  # fmt: skip
                     return table
             raise ProtocolError("bad_token", "no seat of any table has this token")
+        if name is None and message.get("spectate") is True:
+            return next(iter(self.tables.values()))  # a watcher who names no table: the first
         if name is None:
             for table in self.tables.values():
                 if any(table._is_free(seat) for seat in table.seats):
