@@ -102,6 +102,21 @@ DURING = """(() => document.getElementById('seat-info') && ({
   last: !document.getElementById('last-box').hidden
     && document.querySelectorAll('#last img.card').length === 3,
 }))()"""
+# The hand's layout: one row (a playable card is raised by 8 px), every card's corner
+# visible (nothing on top of it where its index is), the exposed stock's cards shown.
+HAND = """(() => {
+  const cards = [...document.querySelectorAll('#hand img.card')];
+  const rows = new Set(cards.map((c) => Math.round(c.getBoundingClientRect().bottom
+                                                   + (c.classList.contains('playable') ? 8 : 0))));
+  const hand = document.getElementById('hand').getBoundingClientRect();
+  const corners = cards.every((c) => {
+    const r = c.getBoundingClientRect();
+    if (r.left + 4 > hand.right) return true;  // scrolled out of sight: reached by scrolling
+    return document.elementFromPoint(r.left + 4, r.top + 12) === c;
+  });
+  return { cards: cards.length, rows: rows.size, corners: corners,
+           stock: document.querySelectorAll('#stock img.card').length };
+})()"""
 MOBILE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
@@ -161,6 +176,7 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         over = False
         keys = 0
         seen_link = seen_last = False
+        layouts: list[dict[str, Any]] = []
         shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
         shots.mkdir(parents=True, exist_ok=True)
         shot = by == "click"
@@ -169,9 +185,13 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
             if not shot and pipe.call("Runtime.evaluate", session, expression=MID_PLAY,
                                       returnByValue=True)["result"].get("value") is True:  # fmt: skip
                 shoot(pipe, session, shots / "browser-table-desktop.png")
+                layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
+                                         returnByValue=True)["result"]["value"])  # fmt: skip
                 pipe.call("Emulation.setDeviceMetricsOverride", session, **MOBILE)
                 time.sleep(0.5)
                 shoot(pipe, session, shots / "browser-table-mobile.png")
+                layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
+                                         returnByValue=True)["result"]["value"])  # fmt: skip
                 pipe.call("Emulation.clearDeviceMetricsOverride", session)
                 shot = True
             if by == "keyboard":
@@ -198,6 +218,10 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         assert over, "the page did not finish the match"
         assert by == "click" or keys > 10  # the moves were made with the keys
         assert shot, "no moment in the play with every card picture loaded"
+        for layout in layouts:  # desktop, then phone
+            assert layout["cards"] >= 5 and layout["rows"] == 1, layout
+            assert layout["corners"] is True, layout
+            assert layout["stock"] == 4, layout  # Cavendish's stock, turned face up
         clicks = pipe.call("Runtime.evaluate", session, expression="window.cardClicks",
                            returnByValue=True)["result"]["value"]  # fmt: skip
         assert clicks > 10 if by == "click" else clicks == 0  # cards clicked in the hand
