@@ -285,3 +285,30 @@ def test_a_watcher_who_names_no_table_watches_the_lobbys_first_table() -> None:
 
     welcome = run(scenario())
     assert welcome["spectator"] is True
+
+
+def test_serve_web_without_the_server_extra_serves_the_table_and_says_how_to_get_the_page() -> None:
+    hide = ("import sys; sys.modules['starlette'] = None; sys.modules['uvicorn'] = None; "
+            "from calabrasella.cli import main; sys.exit(main(sys.argv[1:]))")  # fmt: skip
+    command = [sys.executable, "-c", hide, "serve", "--port", "0", "--web", "0", "--players", "1"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        port = int(line.split(" on ")[1].split()[0].rsplit(":", 1)[1])
+
+        async def sit() -> Message:
+            client = await Raw.connect(port)
+            welcome = await client.hello("ann")
+            await client.close()
+            return welcome
+
+        assert run(sit())["seat"] == 0
+    finally:
+        proc.terminate()  # the server this test started, by its handle
+        proc.wait(20)
+    assert proc.stderr is not None
+    said = proc.stderr.read()
+    for stream in (proc.stdout, proc.stderr):
+        stream.close()
+    assert "pip install 'calabrasella[server]'" in said and "TCP table only" in said
