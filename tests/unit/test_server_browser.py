@@ -362,6 +362,9 @@ def test_the_page_after_a_full_table_with_a_seat_in_its_address_and_when_the_ser
         browser.until(page, "!document.getElementById('join').hidden"
                             " && !document.getElementById('watch-instead').hidden")  # fmt: skip
         assert "taken" in browser.js(page, "document.getElementById('join-error').textContent")
+        shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
+        shots.mkdir(parents=True, exist_ok=True)
+        shoot(browser.pipe, page, shots / "browser-table-full.png")
         browser.js(page, "document.getElementById('watch-instead').click()")
         browser.until(page, "document.getElementById('status').textContent === 'watching'")
         watcher = browser.open(f"http://127.0.0.1:{port}/?name=eve&spectate=1")
@@ -374,6 +377,7 @@ def test_the_page_after_a_full_table_with_a_seat_in_its_address_and_when_the_ser
                                   ".length") == 0  # fmt: skip
         assert not browser.js(seated, "document.getElementById('stopped').hidden")
         assert browser.js(seated, "window.received.some((m) => m.type === 'closing')")
+        shoot(browser.pipe, seated, shots / "browser-table-stopped.png")
         # the server is back (resumed from its folder, on the same port): the page sits again
         loop.do(open_table(Table.resume(folder), port))
         browser.until(seated, "document.body.dataset.stopped === ''"
