@@ -8,6 +8,7 @@ nothing the server does is hidden by a client library. Every wait is bounded.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -20,7 +21,7 @@ pytest.importorskip("uvicorn")
 
 from server_kit import Raw, Watched, check_messages, run, until
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 import calabrasella as cb
 from calabrasella.server import Limits, Table, WebTable, describe
@@ -272,3 +273,29 @@ def test_idle_web_connections_are_capped_and_closed_and_the_table_still_answers(
     assert refused >= 20  # over the cap: closed at once
     assert idle_closed == 40  # no request within open_timeout: closed
     assert welcome["seat"] == 0
+
+
+PENDING = 64 * 1024
+
+
+def test_a_tab_that_stops_reading_is_dropped_and_a_long_message_closes_its_websocket() -> None:
+    async def scenario() -> tuple[int, int | None]:
+        table = Table(cb.CAVENDISH, deals=100_000, bots=(0, 1, 2), move_time=None,
+                      limits=Limits(pending_bytes=PENDING))  # fmt: skip
+        async with serving(table, ping=60.0) as (_, _, port):
+            frozen = await tab(port, ping_interval=None, max_queue=None)
+            await frozen.send(json.dumps({"type": "hello", "name": "w", "spectate": True}))
+            await next_of(frozen, "welcome")
+            frozen.transport.pause_reading()  # it reads nothing more: the table's views pile up
+            await asyncio.wait_for(until(lambda: not table.spectators), 10)
+            frozen.transport.abort()
+            long = await tab(port)
+            await long.send("x" * 9000)
+            with contextlib.suppress(ConnectionClosed):
+                await asyncio.wait_for(long.recv(), 5)
+            code = long.close_code
+            return len(table.spectators), code
+
+    left, code = run(scenario())
+    assert left == 0  # the frozen tab was dropped (slow), not kept with its views in memory
+    assert code == 1009  # too big
