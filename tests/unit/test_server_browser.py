@@ -129,7 +129,7 @@ def shoot(pipe: Pipe, session: str, path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
-@pytest.mark.parametrize("by", ["click", "keyboard"])
+@pytest.mark.parametrize("by", ["click", "keyboard", "phone"])
 def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by: str) -> None:
     """Seat 0 plays a 2-deal match by clicks (or keys 1-9); every message it got is its to know."""
     table = Watched(cb.CAVENDISH, deals=2, seed=21, bots=(1, 2), move_time=None)
@@ -168,7 +168,8 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
     os.close(from_browser[1])
     try:
         pipe = Pipe(to_browser[1], from_browser[0])
-        autoplay = "&autoplay=1" if by == "click" else ""
+        clicking = by in ("click", "phone")  # the phone's taps are clicks too
+        autoplay = "&autoplay=1" if clicking else ""
         url = f"http://127.0.0.1:{ports[0]}/?name=ann&seat=0{autoplay}"
         target = pipe.call("Target.createTarget", url=url)["targetId"]
         session = pipe.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
@@ -179,9 +180,11 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         layouts: list[dict[str, Any]] = []
         shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
         shots.mkdir(parents=True, exist_ok=True)
-        shot = by == "click"
+        shot = clicking
+        if by == "phone":  # the whole match at a phone's size
+            pipe.call("Emulation.setDeviceMetricsOverride", session, **MOBILE)
         while not over and time.monotonic() < deadline:
-            time.sleep(0.2 if by == "click" else 0.05)
+            time.sleep(0.2 if clicking else 0.05)
             if not shot and pipe.call("Runtime.evaluate", session, expression=MID_PLAY,
                                       returnByValue=True)["result"].get("value") is True:  # fmt: skip
                 shoot(pipe, session, shots / "browser-table-desktop.png")
@@ -216,7 +219,7 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
                               returnByValue=True)  # fmt: skip
             over = found["result"].get("value") is True
         assert over, "the page did not finish the match"
-        assert by == "click" or keys > 10  # the moves were made with the keys
+        assert clicking or keys > 10  # the moves were made with the keys
         assert shot, "no moment in the play with every card picture loaded"
         for layout in layouts:  # desktop, then phone
             assert layout["cards"] >= 5 and layout["rows"] == 1, layout
@@ -224,7 +227,7 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
             assert layout["stock"] == 4, layout  # Cavendish's stock, turned face up
         clicks = pipe.call("Runtime.evaluate", session, expression="window.cardClicks",
                            returnByValue=True)["result"]["value"]  # fmt: skip
-        assert clicks > 10 if by == "click" else clicks == 0  # cards clicked in the hand
+        assert clicks > 10 if clicking else clicks == 0  # cards clicked in the hand
         text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
                          returnByValue=True)["result"]["value"]  # fmt: skip
         shoot(pipe, session, shots / f"browser-table-{by}-end.png")
