@@ -79,6 +79,9 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
 
     def web_ready(host: str, port: int) -> None:
         log(f"browser table on http://{host}:{port}/")
+        if host in ("0.0.0.0", "::", "") and not args.web_host:
+            log("the browser table answers only to localhost and the loopback addresses: "
+                "add --web-host NAME for each name or address players use")  # fmt: skip
 
     lobby: Lobby | None = None
     if args.resume is not None:

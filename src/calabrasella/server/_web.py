@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
 import socket
 from collections.abc import Iterable
 from importlib import resources
@@ -362,10 +363,12 @@ class WebTable:
             ws_ping_interval=self.ping,
             ws_ping_timeout=self.ping,
             ws_per_message_deflate=False,
-            limit_concurrency=self.max_connections,
             timeout_keep_alive=5,
             timeout_graceful_shutdown=max(1, round(self.close_timeout)),
         )
+        # a malformed request is answered (400) and not logged: a hostile client cannot
+        # fill the log; uvicorn's errors (an exception in the application) still are
+        logging.getLogger("uvicorn.error").setLevel(logging.ERROR)
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
