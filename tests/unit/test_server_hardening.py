@@ -273,18 +273,19 @@ def test_the_example_bot_client_prints_its_token_to_come_back_with() -> None:
 
 
 def test_a_watcher_who_names_no_table_watches_the_lobbys_first_table() -> None:
-    async def scenario() -> Message:
-        lobby = Lobby({"1": Table(cb.CAVENDISH, deals=1, bots=(0, 1, 2), matches=None),
-                       "2": Table(cb.CAVENDISH, deals=1)})  # fmt: skip
+    async def scenario() -> tuple[Message, int]:
+        lobby = Lobby({"1": Table(cb.CAVENDISH, deals=10_000, bots=(0, 1, 2)),
+                       "2": Table(cb.CAVENDISH, deals=10_000, bots=(0, 1, 2))})  # fmt: skip
         port = await lobby.start()
         try:
             client = await Raw.connect(port)
-            return await client.hello("eve", spectate=True)
+            welcome = await client.hello("eve", spectate=True)  # every seat taken: still welcome
+            return welcome, len(lobby.tables["1"].spectators)
         finally:
             await lobby.close()
 
-    welcome = run(scenario())
-    assert welcome["spectator"] is True
+    welcome, watching = run(scenario())
+    assert welcome["spectator"] is True and watching == 1
 
 
 def test_serve_web_without_the_server_extra_serves_the_table_and_says_how_to_get_the_page() -> None:
