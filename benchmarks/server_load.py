@@ -51,7 +51,8 @@ async def player(port: int) -> None:
 
 async def load(spectators: int, deals: int) -> None:
     """Run the load and print its figures."""
-    limits = Limits(max_connections=spectators + 8, rate=1e6, burst=10**6)
+    limits = Limits(max_connections=spectators + 8, per_address=spectators + 8, rate=1e6,
+                    burst=10**6)
     table = Table(cb.CAVENDISH, deals=deals, seed=1, bots=(1, 2), limits=limits)
     before = rss_kib()
     port = await table.start()

@@ -75,6 +75,7 @@ async def play(
     seed: int = 0,
     choose: Chooser = random_choice,
     stop: Callable[[Message], bool] | None = None,
+    tell: Callable[[str], None] | None = None,
 ) -> Outcome:
     """Join the table at ``host:port`` and play until the match ends or the server hangs up.
 
@@ -87,6 +88,8 @@ async def play(
         seed: Seeds the bot's choices.
         choose: Picks the action from the view when the seat is to act.
         stop: Called with each message before it is acted on; ``True`` hangs up.
+        tell: Called with a line for the user once seated: the seat and the
+            token that brings the bot back to it (``--token``).
 
     Returns:
         The seat, the token, each deal's result, the match totals, any
@@ -114,6 +117,9 @@ async def play(
             kind = message["type"]
             if kind == "welcome":
                 outcome.seat, outcome.token = message["seat"], message["token"]
+                if tell is not None:
+                    tell(f"{name} sits at seat {outcome.seat}; to come back to it: "
+                         f"--token {outcome.token}")  # fmt: skip
             elif kind == "view":
                 view = cb.from_data(message["view"], cb.View)
                 if view.to_move == view.seat and view.legal_actions:
@@ -206,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     where = f"{args.host}:{args.port}"
     options = {"name": args.name, "seat": args.seat, "token": args.token, "seed": args.seed}
     try:
-        outcome = asyncio.run(play(args.host, args.port, **options))
+        outcome = asyncio.run(play(args.host, args.port, **options,
+                                   tell=lambda line: print(line, flush=True)))  # fmt: skip
     except OSError as problem:
         print(f"cannot play at {where}: {problem}")
         return 1

@@ -64,3 +64,4 @@ if _expect:
             f"CALABRASELLA_EXPECT_COMPILED={_expect}, but the solver imported from "
             f"{_solver_core.__file__} is {'compiled' if _solver.COMPILED else 'pure Python'}"
         )
+

@@ -1,6 +1,6 @@
 """The browser table, played in headless Chromium (Debian's ``chromium``) over loopback.
 
-The table and its HTTP bridge run in a thread of this process on
+The table and its page (:class:`WebTable`) run in a thread of this process on
 127.0.0.1; Chromium is started by this test with a fresh profile and
 driven over ``--remote-debugging-pipe`` (the DevTools protocol, NUL-framed
 JSON on file descriptors 3 and 4), never downloaded. The page plays seat 0
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import select
@@ -28,10 +29,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
 from server_kit import Watched, check_messages
 
 import calabrasella as cb
-from calabrasella.server import WebBridge
+from calabrasella.server import Table, WebTable
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.slow  # a browser plays whole matches
@@ -85,6 +90,34 @@ MID_PLAY = """(() => {
     && view.legal_actions.length && images.length > 10
     && images.every((i) => i.complete && i.naturalWidth > 0 && i.src.includes('/card/')));
 })()"""
+# The ledger's rows, the last result, as the page shows them.
+PAGE = """(() => ({
+  ledger: [...document.querySelectorAll('#ledger tr')].map(
+    (tr) => [...tr.children].map((cell) => cell.textContent)),
+  result: document.getElementById('result').textContent,
+}))()"""
+# During the match: the link back to the seat (with its token) and the last trick shown.
+DURING = """(() => document.getElementById('seat-info') && ({
+  link: !document.getElementById('seat-info').hidden
+    && document.getElementById('comeback').href.includes('token=' + state.token),
+  last: !document.getElementById('last-box').hidden
+    && document.querySelectorAll('#last img.card').length === 3,
+}))()"""
+# The hand's layout: one row (a playable card is raised by 8 px), every card's corner
+# visible (nothing on top of it where its index is), the exposed stock's cards shown.
+HAND = """(() => {
+  const cards = [...document.querySelectorAll('#hand img.card')];
+  const rows = new Set(cards.map((c) => Math.round(c.getBoundingClientRect().bottom
+                                                   + (c.classList.contains('playable') ? 8 : 0))));
+  const hand = document.getElementById('hand').getBoundingClientRect();
+  const corners = cards.every((c) => {
+    const r = c.getBoundingClientRect();
+    if (r.left + 4 > hand.right) return true;  // scrolled out of sight: reached by scrolling
+    return document.elementFromPoint(r.left + 4, r.top + 12) === c;
+  });
+  return { cards: cards.length, rows: rows.size, corners: corners,
+           stock: document.querySelectorAll('#stock img.card').length };
+})()"""
 MOBILE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
@@ -95,8 +128,9 @@ def shoot(pipe: Pipe, session: str, path: Path) -> None:
     path.write_bytes(picture)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
-@pytest.mark.parametrize("by", ["click", "keyboard"])
+@pytest.mark.parametrize("by", ["click", "keyboard", "phone"])
 def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by: str) -> None:
     """Seat 0 plays a 2-deal match by clicks (or keys 1-9); every message it got is its to know."""
     table = Watched(cb.CAVENDISH, deals=2, seed=21, bots=(1, 2), move_time=None)
@@ -107,14 +141,14 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
 
     async def serve() -> None:
         await table.start()
-        bridge = WebBridge(table.port)
+        bridge = WebTable(table)
         ports.append(await bridge.start())
         started.set()
         try:
             await stop.wait()
         finally:
-            await bridge.close()
             await table.close()
+            await bridge.close()
 
     thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
     thread.start()
@@ -135,24 +169,33 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
     os.close(from_browser[1])
     try:
         pipe = Pipe(to_browser[1], from_browser[0])
-        autoplay = "&autoplay=1" if by == "click" else ""
+        clicking = by in ("click", "phone")  # the phone's taps are clicks too
+        autoplay = "&autoplay=1" if clicking else ""
         url = f"http://127.0.0.1:{ports[0]}/?name=ann&seat=0{autoplay}"
         target = pipe.call("Target.createTarget", url=url)["targetId"]
         session = pipe.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         deadline = time.monotonic() + LIMIT
         over = False
         keys = 0
+        seen_link = seen_last = False
+        layouts: list[dict[str, Any]] = []
         shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
         shots.mkdir(parents=True, exist_ok=True)
-        shot = by == "click"
+        shot = clicking
+        if by == "phone":  # the whole match at a phone's size
+            pipe.call("Emulation.setDeviceMetricsOverride", session, **MOBILE)
         while not over and time.monotonic() < deadline:
-            time.sleep(0.2 if by == "click" else 0.05)
+            time.sleep(0.2 if clicking else 0.05)
             if not shot and pipe.call("Runtime.evaluate", session, expression=MID_PLAY,
                                       returnByValue=True)["result"].get("value") is True:  # fmt: skip
                 shoot(pipe, session, shots / "browser-table-desktop.png")
+                layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
+                                         returnByValue=True)["result"]["value"])  # fmt: skip
                 pipe.call("Emulation.setDeviceMetricsOverride", session, **MOBILE)
                 time.sleep(0.5)
                 shoot(pipe, session, shots / "browser-table-mobile.png")
+                layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
+                                         returnByValue=True)["result"]["value"])  # fmt: skip
                 pipe.call("Emulation.clearDeviceMetricsOverride", session)
                 shot = True
             if by == "keyboard":
@@ -165,19 +208,32 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
                                   text=key if kind == "keyDown" else "")  # fmt: skip
                     keys += 1
                     time.sleep(0.05)
+            if not seen_link or not seen_last:
+                now = pipe.call("Runtime.evaluate", session, expression=DURING,
+                                returnByValue=True)["result"].get("value") or {}  # fmt: skip
+                now.setdefault("link", False)
+                now.setdefault("last", False)
+                seen_link = seen_link or now["link"]
+                seen_last = seen_last or now["last"]
             found = pipe.call("Runtime.evaluate", session,
                               expression="document.body && document.body.dataset.over === '1'",
                               returnByValue=True)  # fmt: skip
             over = found["result"].get("value") is True
         assert over, "the page did not finish the match"
-        assert by == "click" or keys > 10  # the moves were made with the keys
+        assert clicking or keys > 10  # the moves were made with the keys
         assert shot, "no moment in the play with every card picture loaded"
+        for layout in layouts:  # desktop, then phone
+            assert layout["cards"] >= 5 and layout["rows"] == 1, layout
+            assert layout["corners"] is True, layout
+            assert layout["stock"] == 4, layout  # Cavendish's stock, turned face up
         clicks = pipe.call("Runtime.evaluate", session, expression="window.cardClicks",
                            returnByValue=True)["result"]["value"]  # fmt: skip
-        assert clicks > 10 if by == "click" else clicks == 0  # cards clicked in the hand
+        assert clicks > 10 if clicking else clicks == 0  # cards clicked in the hand
         text = pipe.call("Runtime.evaluate", session, expression="JSON.stringify(window.received)",
                          returnByValue=True)["result"]["value"]  # fmt: skip
         shoot(pipe, session, shots / f"browser-table-{by}-end.png")
+        page = pipe.call("Runtime.evaluate", session, expression=PAGE, returnByValue=True)["result"]["value"]
+        page["comeback"], page["last_trick"] = seen_link, seen_last
         hand = pipe.call("Runtime.evaluate", session,
                          expression="document.querySelectorAll('#hand .card').length",
                          returnByValue=True)["result"]["value"]  # fmt: skip
@@ -195,81 +251,146 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         loop.call_soon_threadsafe(stop.set)
         thread.join(10)
     received = json.loads(text)
-    assert received[0]["type"] == "session"
-    assert received[1]["type"] == "welcome" and received[1]["seat"] == 0
+    assert received[0]["type"] == "welcome" and received[0]["seat"] == 0
     assert received[-1]["type"] == "match_over"
     assert len(table.finished) == 2
     assert received[-1]["totals"] == list(cb.Match(rules=cb.CAVENDISH, deals=2,
                                           finished=tuple(table.finished)).totals)  # fmt: skip
-    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
+    check_messages(table, 0, [m for m in received if m["type"] != "welcome"])
+    # what the page showed at the end: the ledger with the players' names, each deal's result
+    assert page["ledger"][0] == ["", "ann", "bot 1", "bot 2"]
+    assert [row[0] for row in page["ledger"][1:]] == ["deal 1", "deal 2", "final"]
+    assert page["ledger"][-1][1:] == [f"{t:+d}" if t else "0" for t in received[-1]["totals"]]
+    assert page["result"].startswith("deal 2: ")
+    assert page["comeback"] is True  # the link back to the seat was shown during the match
+    assert page["last_trick"] is True  # and the last trick, once there was one
     views = [(m["deal"], m["turn"]) for m in received if m["type"] == "view"]
     assert views == [(n, t) for n, final in enumerate(table.finished, start=1)
                      for t in range(len(final.history) + 1)]  # fmt: skip
 
 
-async def http(port: int, method: str, path: str, body: bytes = b"") -> tuple[int, bytes]:
-    """One HTTP/1.1 request to 127.0.0.1:port; the status and the body."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"{method} {path} HTTP/1.1\r\nHost: x\r\nContent-Length: {len(body)}\r\n\r\n"
-                 .encode() + body)  # fmt: skip
-    answer = await reader.read()
-    writer.close()
-    head, _, content = answer.partition(b"\r\n\r\n")
-    return int(head.split()[1]), content
+class Browser:
+    """Chromium started by the test (its own profile, the DevTools pipe), stopped by its handle."""
 
+    def __init__(self, folder: Path) -> None:
+        assert CHROMIUM is not None
+        self.to_browser, self.from_browser = os.pipe(), os.pipe()
+        trampoline = ("import os, sys; os.dup2(int(sys.argv[1]), 3); os.dup2(int(sys.argv[2]), 4); "
+                      "os.execv(sys.argv[3], sys.argv[3:])")  # fmt: skip
+        command = [sys.executable, "-c", trampoline, str(self.to_browser[0]),
+                   str(self.from_browser[1]), CHROMIUM, *FLAGS,
+                   f"--user-data-dir={folder / 'profile'}", "about:blank"]  # fmt: skip
+        self.proc = subprocess.Popen(command, pass_fds=(self.to_browser[0], self.from_browser[1]),
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        os.close(self.to_browser[0])
+        os.close(self.from_browser[1])
+        self.pipe = Pipe(self.to_browser[1], self.from_browser[0])
 
-def test_the_web_bridge_serves_the_page_and_relays_a_seat_without_a_browser() -> None:
-    """The page's files, 404, bad sends refused, and a whole match played through /events and /send."""
+    def open(self, url: str) -> str:
+        target = self.pipe.call("Target.createTarget", url=url)["targetId"]
+        session: str = self.pipe.call("Target.attachToTarget", targetId=target,
+                                      flatten=True)["sessionId"]  # fmt: skip
+        return session
 
-    async def scenario() -> tuple[Watched, list[dict[str, Any]]]:
-        table = Watched(cb.CAVENDISH, deals=1, seed=3, bots=(1, 2), move_time=None)
-        await table.start()
-        bridge = WebBridge(table.port)
-        port = await bridge.start()
-        received: list[dict[str, Any]] = []
+    def js(self, session: str, expression: str) -> Any:
+        return self.pipe.call("Runtime.evaluate", session, expression=expression,
+                              returnByValue=True)["result"].get("value")  # fmt: skip
+
+    def until(self, session: str, expression: str, limit: float = 15.0) -> None:
+        deadline = time.monotonic() + limit
+        while self.js(session, expression) is not True:
+            assert time.monotonic() < deadline, f"never true: {expression}"
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        with contextlib.suppress(AssertionError, OSError):
+            self.pipe.call("Browser.close")
         try:
-            status, page = await http(port, "GET", "/")
-            assert status == 200 and b'src="/static/app.js"' in page
-            assert b"http" not in page.replace(b"http-equiv", b"")  # no CDN: nothing off the box
-            for name in ("app.js", "style.css"):
-                status, text = await http(port, "GET", f"/static/{name}")
-                assert status == 200 and text
-                assert b"https://" not in text and b"http://" not in text
-            assert (await http(port, "GET", "/etc/passwd"))[0] == 404
-            status, face = await http(port, "GET", "/card/Ad.svg")
-            assert status == 200 and face.startswith(b"<svg") and b"(Ad)" in face
-            status, back = await http(port, "GET", "/card/back.svg")
-            assert status == 200 and back.startswith(b"<svg") and back != face
-            assert (await http(port, "GET", "/card/Zz.svg"))[0] == 404
-            assert (await http(port, "GET", "/card/../static/app.js.svg"))[0] == 404
-            assert (await http(port, "POST", "/send?session=nope", b"{}"))[0] == 400
-            assert (await http(port, "POST", "/send?session=nope", b"x" * 9000))[0] == 413
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(b"GET /events?name=ann&seat=0 HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert (await reader.readuntil(b"\r\n\r\n")).startswith(b"HTTP/1.1 200")
-            session = ""
-            while line := await reader.readline():
-                if not line.startswith(b"data: "):
-                    continue
-                message = json.loads(line[6:])
-                received.append(message)
-                if message["type"] == "session":
-                    session = message["session"]
-                elif message["type"] == "view" and message["view"]["legal_actions"]:
-                    legal = message["view"]["legal_actions"]
-                    action = next((text for text in legal if text != "pass"), legal[0])
-                    body = json.dumps({"type": "action", "deal": message["deal"],
-                                       "turn": message["turn"], "action": action}).encode()  # fmt: skip
-                    assert (await http(port, "POST", f"/send?session={session}", body))[0] == 200
-                elif message["type"] == "match_over":
-                    break
-            writer.close()
-        finally:
-            await bridge.close()
-            await table.close()
-        return table, received
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()  # the browser this test started, by its handle
+            self.proc.wait(10)
+        for fd in (self.to_browser[1], self.from_browser[0]):
+            os.close(fd)
 
-    table, received = asyncio.run(asyncio.wait_for(scenario(), 30))
-    assert received[-1]["type"] == "match_over"
-    assert len(table.finished) == 1
-    check_messages(table, 0, [m for m in received if m["type"] not in ("session", "welcome")])
+
+class Loop:
+    """An event loop in a thread, where the tables and pages of a test run."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def do(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(20)
+
+    def stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+def test_the_page_after_a_full_table_with_a_seat_in_its_address_and_when_the_server_stops(
+    tmp_path: Path,
+) -> None:
+    """Table full: the form is back with "watch instead"; ?seat= and ?spectate= are honoured;
+    a server stop freezes the clock and the moves, and the page comes back to its seat."""
+    loop = Loop()
+    browser = Browser(tmp_path)
+    pages: list[WebTable] = []
+    tables: list[Table] = []
+
+    async def open_table(table: Table, port: int = 0) -> int:
+        tables.append(table)
+        await table.start()
+        pages.append(WebTable(table))
+        return await pages[-1].start(port=port)
+
+    async def stop_all() -> None:
+        for table in tables:
+            await table.close()
+        for page in pages:
+            await page.close()
+
+    try:
+        folder = tmp_path / "table"
+        port = loop.do(open_table(Table(cb.CAVENDISH, deals=2, bots=(2,), seed=2,
+                                        move_time=60.0, save_dir=folder)))  # fmt: skip
+        seated = browser.open(f"http://127.0.0.1:{port}/?name=cid&seat=1")
+        browser.until(seated, "document.getElementById('status').textContent === 'seat 1'")
+        other = browser.open(f"http://127.0.0.1:{port}/?name=ann")
+        browser.until(other, "document.getElementById('status').textContent === 'seat 0'")
+        page = browser.open(f"http://127.0.0.1:{port}/?name=bob")
+        browser.until(page, "!document.getElementById('join').hidden"
+                            " && !document.getElementById('watch-instead').hidden")  # fmt: skip
+        assert "taken" in browser.js(page, "document.getElementById('join-error').textContent")
+        shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
+        shots.mkdir(parents=True, exist_ok=True)
+        shoot(browser.pipe, page, shots / "browser-table-full.png")
+        browser.js(page, "document.getElementById('watch-instead').click()")
+        browser.until(page, "document.getElementById('status').textContent === 'watching'")
+        watcher = browser.open(f"http://127.0.0.1:{port}/?name=eve&spectate=1")
+        browser.until(watcher, "document.getElementById('status').textContent === 'watching'")
+        browser.until(seated, "state.view !== null")
+        loop.do(stop_all())
+        browser.until(seated, "document.body.dataset.stopped === '1'")
+        assert browser.js(seated, "document.getElementById('clock').textContent") == "clock stopped"
+        assert browser.js(seated, "document.querySelectorAll('button.move, #hand img.playable')"
+                                  ".length") == 0  # fmt: skip
+        assert not browser.js(seated, "document.getElementById('stopped').hidden")
+        assert browser.js(seated, "window.received.some((m) => m.type === 'closing')")
+        shoot(browser.pipe, seated, shots / "browser-table-stopped.png")
+        # the server is back (resumed from its folder, on the same port): the page sits again
+        loop.do(open_table(Table.resume(folder), port))
+        browser.until(seated, "document.body.dataset.stopped === ''"
+                              " && document.getElementById('stopped').hidden"
+                              " && document.getElementById('status').textContent === 'seat 1'")  # fmt: skip
+        welcomes = browser.js(seated, "window.received.filter((m) => m.type === 'welcome').length")
+        assert welcomes == 2
+    finally:
+        browser.close()
+        with contextlib.suppress(Exception):
+            loop.do(stop_all())
+        loop.stop()

@@ -26,6 +26,7 @@ import pytest
 from server_kit import check_messages
 
 import calabrasella as cb
+from calabrasella.server import web_available
 
 Message = dict[str, Any]
 WAIT = 20.0
@@ -196,6 +197,7 @@ def test_kill_9_then_resume_finishes_the_match_with_the_same_ledger(tmp_path: Pa
     assert resumed["view"] == cb.to_data(saved.view(0))
 
 
+@pytest.mark.skipif(not web_available(), reason="the browser table needs the server extra")
 def test_serve_with_a_lobby_and_the_browser_table_prints_both_addresses() -> None:
     """--tables 2 --web 0: the lobby lists two tables, the page is served, SIGTERM stops both."""
     with serving("--tables", "2", "--web", "0") as (proc, port):
@@ -212,7 +214,7 @@ def test_serve_with_a_lobby_and_the_browser_table_prints_both_addresses() -> Non
         finally:
             client.close()
         with socket.create_connection(("127.0.0.1", web_port), timeout=WAIT) as page:
-            page.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            page.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             answer = b""
             while chunk := page.recv(65536):
                 answer += chunk

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import calabrasella as cb
-from calabrasella.server import Lobby, ResumeError, Table, serve
+from calabrasella.server import Lobby, ResumeError, Table, serve, web_available
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -43,7 +43,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add("--tables", type=int, default=1, metavar="N",
         help="serve N tables (named 1..N) behind one port, a lobby (default: %(default)s)")  # fmt: skip
     add("--web", type=int, metavar="PORT",
-        help="also serve the browser table on this port (0: a free one), printed")  # fmt: skip
+        help="also serve the browser table on this port (0: a free one), printed; needs "
+        "the server extra: pip install 'calabrasella[server]'")  # fmt: skip
+    add("--web-host", action="append", default=[], metavar="NAME",
+        help="a name the browser table may be reached by (its Host header), besides "
+        "localhost and the addresses; repeatable")  # fmt: skip
     add("--save", type=Path, metavar="DIR", help="save the table, each deal and the ledger here")
     add("--resume", type=Path, metavar="DIR",
         help="go on with the match saved in DIR (a table served with --save DIR)")  # fmt: skip
@@ -65,10 +69,19 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
     def log(line: str) -> None:
         print(line, flush=True)
 
+    web = args.web
+    if web is not None and not web_available():
+        sys.stderr.write("calabrasella serve: the browser table (--web) needs the server extra: "
+                         "pip install 'calabrasella[server]'; serving the TCP table only\n")  # fmt: skip
+        web = None
+
     move_time, match_time = args.move_time or None, args.match_time or None
 
     def web_ready(host: str, port: int) -> None:
         log(f"browser table on http://{host}:{port}/")
+        if host in ("0.0.0.0", "::", "") and not args.web_host:
+            log("the browser table answers only to localhost and the loopback addresses: "
+                "add --web-host NAME for each name or address players use")  # fmt: skip
 
     lobby: Lobby | None = None
     if args.resume is not None:
@@ -84,14 +97,16 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
             return 2
     else:
 
-        def make(folder: Path | None) -> Table:
-            return Table(rules, deals=args.deals, matches=args.matches or None, seed=args.seed,
+        def make(folder: Path | None, number: int = 1) -> Table:
+            # each table of a lobby deals its own cards: table N from seed + N - 1
+            seed = None if args.seed is None else args.seed + number - 1
+            return Table(rules, deals=args.deals, matches=args.matches or None, seed=seed,
                          grace=args.grace, move_time=move_time, match_time=match_time,
                          bots=range(args.players, rules.players), save_dir=folder, log=log)  # fmt: skip
 
         if args.tables > 1:
             names = [str(n) for n in range(1, args.tables + 1)]
-            lobby = Lobby({name: make(None if args.save is None else args.save / name)
+            lobby = Lobby({name: make(None if args.save is None else args.save / name, int(name))
                            for name in names})  # fmt: skip
         else:
             table = make(args.save)
@@ -104,7 +119,7 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
                 "Ctrl-C stops")  # fmt: skip
 
         why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
-                                web=args.web, web_ready=web_ready))  # fmt: skip
+                                web=web, web_ready=web_ready, web_hosts=args.web_host))  # fmt: skip
         log("done" if why == "done" else f"stopped by {why}")
         return 0
 
@@ -112,7 +127,7 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         bots = ", ".join(str(s.number) for s in table.seats if s.bot) or "none"
         log(f"serving {table.rules.name} on {host}:{port} (bot seats: {bots}); Ctrl-C stops")
 
-    why = asyncio.run(serve(table, args.host, args.port, ready=ready, web=args.web,
-                            web_ready=web_ready))  # fmt: skip
+    why = asyncio.run(serve(table, args.host, args.port, ready=ready, web=web,
+                            web_ready=web_ready, web_hosts=args.web_host))  # fmt: skip
     log("done" if why == "done" else f"stopped by {why}")
     return 0

@@ -85,6 +85,18 @@ class Clocks:
             self.banks[seat] = max(0.0, self.banks[seat] - (now - started))
         self._turn = None
 
+    def take(self, seat: int, seconds: float) -> None:
+        """Take ``seconds`` from ``seat``'s bank (time it was away past its grace while to move).
+
+        Example:
+            >>> clocks = Clocks(move_time=None, match_time=3.0, seats=3)
+            >>> clocks.take(1, 2.5)
+            >>> clocks.banks
+            [3.0, 0.5, 3.0]
+        """
+        if self.banks is not None and seconds > 0:
+            self.banks[seat] = max(0.0, self.banks[seat] - seconds)
+
     def ran_out(self, key: Position, now: float) -> str:
         """Which clock ran out for the move at ``key``: ``"match"`` (the bank) or ``"move"``."""
         if self.banks is not None and self._turn is not None and self._turn[0] == key:

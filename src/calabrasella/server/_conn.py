@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from typing import Any
+from typing import Any, Protocol
 
 from ._protocol import Limits, Message, encode
 
@@ -33,32 +33,122 @@ class Bucket:
         return 0.0 if self.level >= 0 else -self.level / self.rate
 
 
+class LineTooLong(Exception):
+    """A client sent a message longer than the connection's limit."""
+
+
+class Link(Protocol):
+    """One client's transport, as the table sees it: a TCP stream of lines, or a WebSocket.
+
+    The table reads one message at a time from it and writes without
+    waiting; both transports go through the same :class:`Connection` and the
+    same table code.
+    """
+
+    #: The client's address (without its port): the per-address limits count by it.
+    host: str
+    #: The client's address and port, for the log.
+    peer: str
+
+    async def read_line(self) -> bytes:
+        """The next message (one line); ``b""`` once the client has gone.
+
+        Raises:
+            LineTooLong: The message is longer than the limit.
+        """
+
+    def write(self, data: bytes) -> None:
+        """Queue ``data`` (one encoded message) without waiting."""
+
+    def pending(self) -> int:
+        """Bytes written and not yet taken by the client."""
+
+    def closing(self) -> bool:
+        """Whether the link is closing or closed."""
+
+    def close(self, timeout: float) -> None:
+        """Close once the queued output is sent, or abort after ``timeout`` seconds."""
+
+    def abort(self) -> None:
+        """Close now, throwing away unsent output."""
+
+
+class StreamLink:
+    """A TCP connection of the JSON-lines protocol (:mod:`asyncio` streams)."""
+
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        send_buffer: int | None = None,
+    ) -> None:
+        """Wrap a connection's two ends; ``send_buffer``: the kernel's ``SO_SNDBUF``, if set."""
+        self.reader = reader
+        self.writer = writer
+        sock = writer.get_extra_info("socket")
+        if send_buffer is not None and sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer)
+        peer = writer.get_extra_info("peername")
+        self.host = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+
+    async def read_line(self) -> bytes:
+        """The next line (with its newline); ``b""`` at the end."""
+        try:
+            return await self.reader.readline()
+        except ValueError:  # longer than the reader's limit
+            raise LineTooLong from None
+        except OSError:
+            return b""
+
+    def write(self, data: bytes) -> None:
+        """Hand ``data`` to the transport."""
+        self.writer.transport.write(data)
+
+    def pending(self) -> int:
+        """The transport's unsent bytes."""
+        return self.writer.transport.get_write_buffer_size()
+
+    def closing(self) -> bool:
+        """Whether the transport is closing."""
+        return self.writer.transport.is_closing()
+
+    def close(self, timeout: float) -> None:
+        """Close after the queued output, aborting after ``timeout`` seconds."""
+        transport = self.writer.transport
+        if transport.is_closing():
+            return
+        transport.close()
+        asyncio.get_running_loop().call_later(timeout, transport.abort)
+
+    def abort(self) -> None:
+        """Abort the transport."""
+        self.writer.transport.abort()
+
+
 class Connection:
     """A client's connection: where to write, and the seat it sits at."""
 
-    def __init__(self, writer: asyncio.StreamWriter, limits: Limits) -> None:
-        """Wrap ``writer``.
+    def __init__(self, link: Link, limits: Limits) -> None:
+        """Wrap ``link``.
 
         Args:
-            writer: The connection's writing end.
+            link: The client's transport.
             limits: The limits it is held to.
         """
-        self.writer = writer
+        self.link = link
         self.limits = limits
         self.seat: Seat | None = None
         self.errors = 0
         self.dropped: str | None = None
         self.task: asyncio.Task[Any] | None = None
-        sock = writer.get_extra_info("socket")
-        if limits.send_buffer is not None and sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.send_buffer)
-        peer = writer.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.host = link.host
+        self.peer = link.peer
 
     @property
     def is_open(self) -> bool:
         """Whether messages sent now may still reach the client."""
-        return self.dropped is None and not self.writer.transport.is_closing()
+        return self.dropped is None and not self.link.closing()
 
     def send(self, message: Message) -> None:
         """Queue one message; drop the client at once if it has stopped reading.
@@ -68,9 +158,8 @@ class Connection:
         """
         if not self.is_open:
             return
-        transport = self.writer.transport
-        transport.write(encode(message))
-        if transport.get_write_buffer_size() > self.limits.pending_bytes:
+        self.link.write(encode(message))
+        if self.link.pending() > self.limits.pending_bytes:
             self.drop("slow")
 
     def error(self, code: str, message: str) -> None:
@@ -83,20 +172,16 @@ class Connection:
         self.send({"type": "error", "code": code, "message": message})
 
     def drop(self, why: str) -> None:
-        """Abort the transport: unsent output is thrown away and the socket closed now."""
+        """Abort the link: unsent output is thrown away and the connection closed now."""
         if self.dropped is None:
             self.dropped = why
-        self.writer.transport.abort()
+        self.link.abort()
 
     def close(self) -> None:
         """Close after the queued output is sent, or abort if that takes too long."""
         if self.dropped is None:
             self.dropped = "closed"
-        transport = self.writer.transport
-        if transport.is_closing():
-            return
-        transport.close()
-        asyncio.get_running_loop().call_later(self.limits.close_timeout, transport.abort)
+        self.link.close(self.limits.close_timeout)
 
 
 class Seat:
@@ -115,6 +200,9 @@ class Seat:
         self.token: str | None = None
         self.conn: Connection | None = None
         self.left_at = 0.0
+        #: The move (deal, turn) whose grace it has used some of, and how much (seconds away).
+        self.away_key: tuple[int, int] | None = None
+        self.away_used = 0.0
 
     @property
     def taken(self) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ._conn import Connection
+from ._conn import Bucket, Connection, LineTooLong, Link, StreamLink
 from ._protocol import Limits, Message, ProtocolError, read_message, read_token
 from ._store import ResumeError
 from ._table import Table
@@ -21,7 +21,8 @@ class Lobby:
     table's name, rules, seats and spectators), then says ``hello`` with
     ``"table": NAME`` to sit at that table (or watch it, with ``"spectate":
     true``); without ``"table"`` it goes to the table whose seat its
-    ``"token"`` names, or else to the first table with a free seat. From its
+    ``"token"`` names, or else to the first table with a free seat (a
+    watcher to the first table). From its
     ``hello`` on, the connection belongs to the table.
 
     Served with a folder per table (named as the table, in one parent
@@ -119,6 +120,8 @@ class Lobby:
                        for s in table.seats):  # fmt: skip
                     return table
             raise ProtocolError("bad_token", "no seat of any table has this token")
+        if name is None and message.get("spectate") is True:
+            return next(iter(self.tables.values()))  # a watcher who names no table: the first
         if name is None:
             for table in self.tables.values():
                 if any(table._is_free(seat) for seat in table.seats):
@@ -129,43 +132,67 @@ class Lobby:
         return self.tables[name]
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = Connection(writer, self.limits)
-        total = len(self._waiting) + sum(len(t._conns) for t in self.tables.values())
-        if total >= self.limits.max_connections:
+        await self.handle_link(StreamLink(reader, writer, self.limits.send_buffer))
+
+    def room_for(self, host: str) -> bool:
+        """Whether one more connection from ``host`` fits under the lobby's caps."""
+        conns = [*self._waiting, *(c for t in self.tables.values() for c in t._conns)]
+        from_host = sum(1 for conn in conns if conn.host == host)
+        return len(conns) < self.limits.max_connections and from_host < self.limits.per_address
+
+    async def handle_link(self, link: Link) -> None:
+        """Serve one client (over TCP or a WebSocket): list the tables, then hand it to one."""
+        conn = Connection(link, self.limits)
+        if not self.room_for(conn.host):
             conn.error("busy", "the server has no room for another connection; try later")
             conn.close()
             return
         self._waiting.add(conn)
+        loop = asyncio.get_running_loop()
+        since = loop.time()
+        bucket = Bucket(self.limits.rate, self.limits.burst, since)
         table, line, errors = None, b"", 0
         try:
-            while table is None and errors < self.limits.max_errors:
+            while table is None:
+                left = since + self.limits.hello_timeout - loop.time()
                 try:
-                    line = await asyncio.wait_for(reader.readline(), self.limits.hello_timeout)
+                    if left <= 0:
+                        raise asyncio.TimeoutError
+                    line = await asyncio.wait_for(link.read_line(), left)
                 except asyncio.TimeoutError:
-                    conn.error("timeout", "nothing heard; closing")
+                    conn.error("timeout", f"no hello within {self.limits.hello_timeout:g} s; closing")
                     break
-                except (ValueError, OSError):
+                except LineTooLong:
                     conn.error("too_long", f"a line is at most {self.limits.line_bytes} bytes")
                     break
                 if not line:
                     break
                 if not line.strip():
                     continue
+                pause = bucket.wait(loop.time())
+                if pause > 0:
+                    await asyncio.sleep(pause)
                 try:
                     message = read_message(line)
                     if message["type"] == "tables":
                         conn.send(self.listing())
+                    elif message["type"] == "ping":
+                        conn.send({"type": "pong"})
                     elif message["type"] == "hello":
                         table = self._choose(message)
                     else:
                         raise ProtocolError("not_seated", 'ask {"type": "tables"} or say hello')
+                    errors = 0
                 except ProtocolError as error:
                     conn.error(error.code, error.message)
                     errors += 1
+                    if errors >= self.limits.max_errors:
+                        conn.error("too_many_errors", f"{errors} refused messages in a row; closing")
+                        break
                 await asyncio.sleep(0)
         finally:
             self._waiting.discard(conn)
         if table is None:
             conn.close()
             return
-        await table.handle(reader, writer, first=line)
+        await table.handle_link(link, first=line, since=since)

@@ -35,7 +35,10 @@ class Limits:
         burst: Messages a connection may send at once before the rate applies.
         max_errors: Refused messages in a row after which the connection is closed.
         max_connections: Open connections at most; one more is told ``busy`` and closed.
-        hello_timeout: Seconds a new connection has to sit down (say ``hello``).
+        per_address: Open connections at most from one address (a browser's
+            tabs count with its other connections); one more is told ``busy`` and closed.
+        hello_timeout: Seconds a new connection has to sit down (say ``hello``),
+            counted from when it connected, whatever it sends meanwhile.
         idle_timeout: Seconds a seated connection may stay silent (``ping`` keeps it open).
         close_timeout: Seconds a closing connection has to take its last messages
             before its transport is aborted.
@@ -49,6 +52,7 @@ class Limits:
     burst: int = 40
     max_errors: int = 100
     max_connections: int = 256
+    per_address: int = 32
     hello_timeout: float = 30.0
     idle_timeout: float = 900.0
     close_timeout: float = 5.0

@@ -6,12 +6,11 @@ import asyncio
 import contextlib
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ._lobby import Lobby
 from ._table import Table
-from ._web import WebBridge
 
 #: Seconds between two reports of failed accepts (the process is out of file descriptors).
 ACCEPT_REPORT_EVERY = 60.0
@@ -55,6 +54,7 @@ async def serve(
     ready: Callable[[str, int], None] | None = None,
     web: int | None = None,
     web_ready: Callable[[str, int], None] | None = None,
+    web_hosts: Sequence[str] = (),
 ) -> str:
     """Serve ``table`` (or a lobby) until its matches are played or SIGINT or SIGTERM arrives.
 
@@ -66,9 +66,12 @@ async def serve(
         host: The address to listen on.
         port: The port (0: a free one).
         ready: Called with the host and port once the table listens.
-        web: Also serve the browser table (HTTP and server-sent events) on
-            this port of ``host`` (0: a free one); ``None``: no browser table.
+        web: Also serve the browser table (:class:`WebTable`, which needs the
+            ``server`` extra) on this port of ``host`` (0: a free one);
+            ``None``: no browser table.
         web_ready: Called with the browser table's host and port.
+        web_hosts: Names the browser table may be reached by, besides
+            ``localhost`` and the addresses (see :class:`WebTable`).
 
     Returns:
         ``"done"`` when the matches were played, or the signal's name.
@@ -83,7 +86,7 @@ async def serve(
         stopped.set()
 
     installed = []
-    bridge: WebBridge | None = None
+    bridge: Any = None
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
             loop.add_signal_handler(sig, stop, sig.name)
@@ -93,7 +96,9 @@ async def serve(
         if ready is not None:
             ready(host, bound)
         if web is not None:
-            bridge = WebBridge(bound, host if host not in ("0.0.0.0", "::", "") else "127.0.0.1")
+            from ._web import WebTable  # the server extra
+
+            bridge = WebTable(table, hosts=web_hosts, message_bytes=table.limits.line_bytes)
             web_port = await bridge.start(host, web)
             if web_ready is not None:
                 web_ready(host, web_port)
@@ -105,7 +110,7 @@ async def serve(
     finally:
         for sig in installed:
             loop.remove_signal_handler(sig)
+        await table.close()  # every client, browsers too, is told "closing" first
         if bridge is not None:
             await bridge.close()
-        await table.close()
     return why[0]

@@ -15,7 +15,7 @@ import calabrasella as cb
 
 from . import _store
 from ._clock import Clocks
-from ._conn import Bucket, Connection, Seat
+from ._conn import Bucket, Connection, LineTooLong, Link, Seat, StreamLink
 from ._protocol import (
     IRREGULAR,
     Limits,
@@ -38,6 +38,9 @@ class Table:
     the table needs no locks. Each client is read one line per turn of the
     loop and throttled to :attr:`Limits.rate`, so no client can hold the loop.
     """
+
+    #: Seconds between two tries of a save that failed.
+    SAVE_RETRY = 2.0
 
     def __init__(
         self,
@@ -109,6 +112,9 @@ class Table:
         self.spectators: set[Connection] = set()
         self._closing = False
         self._resumed = False
+        self._unsaved: dict[str, Callable[[Path], None]] = {}
+        self._told: set[str] = set()
+        self._save_timer: asyncio.TimerHandle | None = None
 
     # --- the life of the table -----------------------------------------------------
 
@@ -148,6 +154,10 @@ class Table:
         """Stop listening, close every connection and wait for their handlers to end."""
         self._closing = True
         self._cancel_timer()
+        self._retry_saves()  # one last try of whatever could not be saved
+        if self._save_timer is not None:
+            self._save_timer.cancel()
+            self._save_timer = None
         if self._server is not None:
             self._server.close()
         for conn in list(self._conns):
@@ -178,6 +188,13 @@ class Table:
             calabrasella.server.ResumeError: Nothing there can be resumed.
         """
         saved = _store.load(folder)
+        try:
+            return cls._from_saved(folder, saved, options)
+        except (ValueError, TypeError, KeyError) as error:  # what load's checks let through
+            raise _store.ResumeError(f"cannot resume from {folder}: {error!r}") from None
+
+    @classmethod
+    def _from_saved(cls, folder: Path, saved: _store.Saved, options: dict[str, Any]) -> Table:
         settings = saved.settings
         kept = {key: settings.get(key) for key in ("matches", "seed", "grace", "move_time",
                                                     "match_time")}  # fmt: skip
@@ -213,9 +230,25 @@ class Table:
     async def handle(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: bytes = b""
     ) -> None:
-        """Serve one client's connection until it ends; ``first``: a line already read from it."""
-        conn = Connection(writer, self.limits)
-        if self._closing or len(self._conns) >= self.limits.max_connections:
+        """Serve one client's TCP connection until it ends; ``first``: a line already read from it."""
+        await self.handle_link(StreamLink(reader, writer, self.limits.send_buffer), first)
+
+    def room_for(self, host: str) -> bool:
+        """Whether one more connection from ``host`` fits under the table's caps."""
+        from_host = sum(1 for conn in self._conns if conn.host == host)
+        return len(self._conns) < self.limits.max_connections and from_host < self.limits.per_address
+
+    async def handle_link(self, link: Link, first: bytes = b"", since: float | None = None) -> None:
+        """Serve one client (over TCP or a WebSocket) until it goes.
+
+        Args:
+            link: The client's transport.
+            first: A message already read from it (by a lobby).
+            since: When it connected (the loop's time), if before now: its
+                hello is due ``hello_timeout`` after that.
+        """
+        conn = Connection(link, self.limits)
+        if self._closing or not self.room_for(conn.host):
             conn.error("busy", "the server has no room for another connection; try later")
             conn.close()
             return
@@ -223,22 +256,25 @@ class Table:
         self._conns.add(conn)
         loop = asyncio.get_running_loop()
         bucket = Bucket(self.limits.rate, self.limits.burst, loop.time())
+        hello_due = (loop.time() if since is None else since) + self.limits.hello_timeout
         try:
             if first.strip():
                 self._receive(conn, first)
             while conn.dropped is None:
                 seated = conn.seat is not None or conn in self.spectators
-                timeout = self.limits.idle_timeout if seated else self.limits.hello_timeout
+                timeout = self.limits.idle_timeout if seated else hello_due - loop.time()
                 try:
-                    line = await asyncio.wait_for(reader.readline(), timeout)
+                    if timeout <= 0:
+                        raise asyncio.TimeoutError
+                    line = await asyncio.wait_for(link.read_line(), timeout)
                 except asyncio.TimeoutError:
-                    conn.error("timeout", f"nothing heard for {timeout:g} s; closing")
+                    what = (f"nothing heard for {timeout:g} s" if seated else
+                            f"no hello within {self.limits.hello_timeout:g} s")  # fmt: skip
+                    conn.error("timeout", f"{what}; closing")
                     break
-                except ValueError:  # the line is longer than the reader's limit
+                except LineTooLong:
                     limit = self.limits.line_bytes
                     conn.error("too_long", f"a line is at most {limit} bytes; closing")
-                    break
-                except OSError:
                     break
                 if not line:
                     break
@@ -306,6 +342,13 @@ class Table:
         token = message.get("token")
         if token is not None:
             seat = self._seat_of_token(read_token(token))
+            if seat.conn is None and self.state is not None and self.state.to_move == seat.number:
+                key = self._position()  # back during its move: the time away used its grace
+                before = self._grace_used(seat, key)
+                used = before + max(0.0, self._now() - seat.left_at)
+                seat.away_key, seat.away_used = key, used
+                # and once the grace is spent, the time away comes out of its bank
+                self.clocks.take(seat.number, max(0.0, used - self.grace) - max(0.0, before - self.grace))
             if seat.conn is not None:
                 old = seat.conn
                 old.error("replaced", "your seat was taken up by a new connection with your token")
@@ -392,6 +435,10 @@ class Table:
         self._advance()
 
     # --- the table -----------------------------------------------------------------
+
+    def _grace_used(self, seat: Seat, key: tuple[int, int]) -> float:
+        """Seconds of the move ``key``'s grace the seat has used away (coming back does not refill it)."""
+        return seat.away_used if seat.away_key == key else 0.0
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -488,7 +535,8 @@ class Table:
                 if wait is not None:
                     self._timer = loop.call_later(wait, self._clock_out, key)
                 return
-            wait = seat.left_at + self.grace - self._now()
+            grace = self.grace - self._grace_used(seat, self._position())
+            wait = seat.left_at + grace - self._now()
             if not seat.bot and wait > 0:
                 self._timer = loop.call_later(wait, self._advance)
                 return
@@ -535,7 +583,7 @@ class Table:
             self.on_finished(state)
         self._save_finished(state, number)
         self._broadcast({"type": "over", "deal": number, "result": cb.to_data(state.result),
-                         "totals": totals})  # fmt: skip
+                         "summary": describe(state.result), "totals": totals})  # fmt: skip
         payments = " ".join(f"{p:+d}" for p in state.result.payments)
         self.log(f"deal {number} (dealer {state.dealer}): {describe(state.result)}; {payments}")
         if not self.match.is_over:
@@ -567,17 +615,46 @@ class Table:
     # --- saving --------------------------------------------------------------------
 
     def _try_save(self, what: str, save: Callable[[Path], None]) -> None:
-        """Save with ``save(folder)``; a failure is logged and told to the players, never raised."""
+        """Save with ``save(folder)``; a failure is logged, told to the players, and retried.
+
+        What could not be saved is tried again before each later save and
+        every :attr:`SAVE_RETRY` seconds until it is written (a newer save
+        of the same file takes the older one's place); nothing is raised.
+        """
         if self.save_dir is None:
             return
-        try:
-            save(self.save_dir)
-        except (OSError, ValueError, cb.CalabrasellaError) as error:
-            text = f"could not save {what}: {error}"
-            self.save_errors.append(text)
-            self.log(f"error: {text}")
-            self._broadcast({"type": "notice", "code": "save_failed",
-                             "message": f"the server {text}; the table goes on"})  # fmt: skip
+        self._unsaved.pop(what, None)
+        self._unsaved[what] = save  # last: the files are tried in the order they were meant
+        self._retry_saves()
+
+    def _retry_saves(self) -> None:
+        if self._save_timer is not None:
+            self._save_timer.cancel()
+            self._save_timer = None
+        folder = self.save_dir
+        if folder is None:
+            return
+        for what, save in list(self._unsaved.items()):
+            try:
+                save(folder)
+            except (OSError, ValueError, cb.CalabrasellaError) as error:
+                text = f"could not save {what}: {error}"
+                if text not in self._told:
+                    self._told.add(text)
+                    self.save_errors.append(text)
+                    self.log(f"error: {text}")
+                    self._broadcast({"type": "notice", "code": "save_failed",
+                                     "message": f"the server {text}; the table goes on and "
+                                                "tries again"})  # fmt: skip
+                continue
+            del self._unsaved[what]
+            if any(text.startswith(f"could not save {what}:") for text in self._told):
+                self.log(f"saved {what} after all")
+        if not self._unsaved:
+            self._told.clear()
+        elif not self._closing:
+            loop = asyncio.get_running_loop()
+            self._save_timer = loop.call_later(self.SAVE_RETRY, self._retry_saves)
 
     def _save_table(self) -> None:
         seats = [None if s.bot or s.token is None else {"name": s.name, "token": s.token}
@@ -622,7 +699,7 @@ class Table:
             _store.write_atomic(folder / "ledger.json", text)
             _store.write_atomic(folder / f"{match}-ledger.json", text)
 
-        self._try_save(f"deal {number}'s record", record)
+        self._try_save(f"deal {number}'s record (match {self.matches_played + 1})", record)
         self._try_save("the ledger", ledger)
         if self.clocks.banks is not None:
             self._save_table()  # the banks as they stand after the deal

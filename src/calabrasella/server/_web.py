@@ -1,38 +1,66 @@
-"""A browser table: the static page, and HTTP with server-sent events in front of a table.
+"""The browser table: the page, and a WebSocket per browser, on Starlette under uvicorn.
 
-Standard library only. Each browser session is one TCP connection of the
-JSON-lines protocol to the table, made by this bridge on the browser's
-behalf: ``GET /events?name=...`` opens it and streams every line the table
-sends as a server-sent event; ``POST /send?session=ID`` passes one message
-to it. So the table applies all its limits and checks to a browser as to
-any client, and the page receives exactly what its seat's connection does.
+Needs the ``server`` extra (``pip install 'calabrasella[server]'``). Each
+browser tab is one WebSocket carrying the table's own protocol (one JSON
+message per WebSocket message, both ways) straight into the table: the
+table serves it with the same code as a TCP client (:class:`Link`), with the
+same limits, and sends it exactly what its seat's connection gets.
+
+HTTP parsing, WebSocket framing, message-size limits, reading only as fast
+as the table takes messages, and pings that find dead tabs come from
+uvicorn (h11 and the ``websockets`` package); ``Host`` checking from
+Starlette's ``TrustedHostMiddleware``. This module adds the connection caps
+(counted when a connection is accepted, in total and per address, with a
+deadline for its first request) and the ``Origin`` check of a WebSocket
+against the ``Host`` it was asked of.
 
 The cards are the library's pictures (:mod:`calabrasella.svg`):
 ``GET /card/<code>.svg`` is a card's face (``/card/Ad.svg``) and
-``/card/back.svg`` a face-down card, each drawn once per process; the page
-asks only for the cards its views name.
+``/card/back.svg`` a face-down card, each drawn once per process.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
-import json
-import secrets
+import logging
+import socket
+from collections.abc import Iterable
 from importlib import resources
-from urllib.parse import parse_qs, urlsplit
+from typing import Any, Protocol
 
 import calabrasella as cb
 
-#: The static files, by path.
+try:
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route, WebSocketRoute
+    from starlette.websockets import WebSocket, WebSocketDisconnect
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+except ImportError as error:  # pragma: no cover - the tests run with the extra
+    raise ImportError(
+        "the browser table needs the server extra: pip install 'calabrasella[server]'"
+    ) from error
+
+from ._conn import Link
+
+#: What the page's files are, by name.
 FILES = {
-    "/": ("index.html", "text/html; charset=utf-8"),
-    "/static/app.js": ("app.js", "text/javascript; charset=utf-8"),
-    "/static/style.css": ("style.css", "text/css; charset=utf-8"),
+    "app.js": "text/javascript; charset=utf-8",
+    "style.css": "text/css; charset=utf-8",
 }
-_HEAD_LIMIT = 8192
-_BODY_LIMIT = 8192
-#: The card pictures, by the name in their path (a card's code, or "back"), once drawn.
+#: The headers of every answer: nothing cached but the cards, nothing from elsewhere.
+SECURITY = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
+}
 _PICTURES: dict[str, bytes] = {}
 _CARD_NAMES = frozenset(card.code for card in cb.DECK) | {"back"}
 
@@ -59,117 +87,318 @@ def static_file(name: str) -> bytes:
     return resources.files("calabrasella.server").joinpath("static").joinpath(name).read_bytes()
 
 
-class WebBridge:
-    """Serves the page and bridges browsers (HTTP + server-sent events) to a table's TCP port."""
+class Target(Protocol):
+    """A table or a lobby: anything that serves a client's link until it goes."""
 
-    def __init__(self, table_port: int, table_host: str = "127.0.0.1", max_sessions: int = 64):
-        """Bridge to the table (or lobby) listening on ``table_host:table_port``."""
-        self.table = (table_host, table_port)
-        self.max_sessions = max_sessions
+    async def handle_link(self, link: Link) -> None:
+        """Serve one client."""
+
+
+class WebLink:
+    """A browser's WebSocket as a :class:`Link`: one table message per WebSocket message.
+
+    What the table writes is queued and sent in order by a task of its own,
+    so the table never waits for a browser; :meth:`pending` counts what is
+    queued, so a tab that stops reading is dropped like a TCP client.
+    """
+
+    def __init__(self, websocket: WebSocket) -> None:
+        """Wrap an accepted WebSocket."""
+        self.ws = websocket
+        client = websocket.client
+        self.host = client.host if client is not None else "unknown"
+        self.peer = f"{client.host}:{client.port}" if client is not None else "unknown"
+        self._queue: collections.deque[bytes] = collections.deque()
+        self._size = 0
+        self._wake = asyncio.Event()
+        self._gone = asyncio.Event()
+        self._state = "open"  # then "closing" (flush, then close), "closed" or "aborted"
+        self._writer = asyncio.ensure_future(self._write())
+
+    async def read_line(self) -> bytes:
+        """The next message, as a line; ``b""`` once the tab has gone or the link is closed."""
+        if self._gone.is_set():
+            return b""
+        receive = asyncio.ensure_future(self.ws.receive())
+        gone = asyncio.ensure_future(self._gone.wait())
+        try:
+            await asyncio.wait({receive, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for future in (receive, gone):
+                if not future.done():
+                    future.cancel()
+        if not receive.done() or receive.cancelled() or receive.exception() is not None:
+            self._gone.set()
+            return b""
+        message = receive.result()
+        if message["type"] != "websocket.receive":
+            self._gone.set()
+            return b""
+        data = message.get("bytes") or (message.get("text") or "").encode("utf-8")
+        return bytes(data) + b"\n"  # never b"": an empty message is a blank line
+
+    def write(self, data: bytes) -> None:
+        """Queue one encoded message (a line of ASCII JSON)."""
+        if self._state != "open":
+            return
+        self._queue.append(data)
+        self._size += len(data)
+        self._wake.set()
+
+    def pending(self) -> int:
+        """Bytes queued and not yet taken by the tab's connection."""
+        return self._size
+
+    def closing(self) -> bool:
+        """Whether the link is closing or closed."""
+        return self._state != "open" or self._gone.is_set()
+
+    def close(self, timeout: float) -> None:
+        """Send what is queued, then close the WebSocket; abort after ``timeout`` seconds."""
+        if self._state != "open":
+            return
+        self._state = "closing"
+        self._wake.set()
+        asyncio.get_running_loop().call_later(timeout, self.abort)
+
+    def abort(self) -> None:
+        """Throw away what is queued and end the link now."""
+        if self._state in ("closed", "aborted"):
+            return
+        self._state = "aborted"
+        self._queue.clear()
+        self._size = 0
+        self._writer.cancel()
+        self._gone.set()
+
+    async def finish(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until the queued messages are sent and the link closed."""
+        self.close(timeout)
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self._writer), timeout)
+        self.abort()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                while self._queue:
+                    data = self._queue[0]
+                    await self.ws.send_text(data.decode("ascii").rstrip("\n"))
+                    self._queue.popleft()
+                    self._size -= len(data)
+                if self._state == "closing":
+                    self._state = "closed"
+                    await self.ws.close(1000)
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+        except (OSError, RuntimeError, WebSocketDisconnect):  # the tab went
+            self._gone.set()
+        finally:
+            self._gone.set()
+
+
+class WebTable:
+    """Serves the page and each browser's WebSocket in front of a table (or a lobby).
+
+    Example:
+        >>> import asyncio
+        >>> from calabrasella.server import Table
+        >>> async def page() -> bool:
+        ...     table = Table(cb.CAVENDISH, bots=(0, 1, 2), deals=1, seed=1)
+        ...     web = WebTable(table)
+        ...     port = await web.start()
+        ...     reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        ...     writer.write(b"HEAD / HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n\\r\\n")
+        ...     answer = await reader.readline()
+        ...     writer.close()
+        ...     await web.close()
+        ...     return answer.startswith(b"HTTP/1.1 200")
+        >>> asyncio.run(page())
+        True
+    """
+
+    def __init__(
+        self,
+        target: Target,
+        *,
+        hosts: Iterable[str] = (),
+        max_connections: int = 128,
+        per_address: int = 16,
+        ping: float = 5.0,
+        open_timeout: float = 10.0,
+        message_bytes: int = 8192,
+        close_timeout: float = 5.0,
+    ) -> None:
+        """Put the page in front of ``target``.
+
+        Args:
+            target: The :class:`~calabrasella.server.Table` or
+                :class:`~calabrasella.server.Lobby` the tabs play at.
+            hosts: Names the page may be asked for (the ``Host`` header)
+                besides ``localhost``, the loopback addresses and the address
+                listened on; a request for any other is refused (400), and a
+                WebSocket whose ``Origin`` is not the page it was asked of (403).
+            max_connections: Open web connections at most (pages, pictures
+                and tabs); one more is closed at once.
+            per_address: Open web connections at most from one address.
+            ping: Seconds between the pings of each tab's WebSocket, and to
+                wait for its answer: a dead tab is gone within twice this.
+            open_timeout: Seconds a new connection has to send its first request.
+            message_bytes: The longest message a tab may send; a longer one
+                closes its WebSocket (code 1009).
+            close_timeout: Seconds a closing tab has to take its last messages.
+        """
+        self.target = target
+        self.hosts = [*hosts]
+        self.max_connections = max_connections
+        self.per_address = per_address
+        self.ping = ping
+        self.open_timeout = open_timeout
+        self.message_bytes = message_bytes
+        self.close_timeout = close_timeout
         self.port = 0
-        self._sessions: dict[str, asyncio.StreamWriter] = {}
-        self._server: asyncio.Server | None = None
+        self.refused = 0
+        self._open: dict[Any, str] = {}
+        self._server: uvicorn.Server | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # --- the application -----------------------------------------------------------
+
+    def app(self, listening: str) -> Starlette:
+        """The ASGI application: the page, its files, the cards and ``/ws``."""
+        allowed = {"localhost", "127.0.0.1", "::1", listening, *self.hosts} - {"", "0.0.0.0", "::"}
+        routes = [
+            Route("/", self._index),
+            Route("/static/{name}", self._static),
+            Route("/card/{name}.svg", self._card),
+            WebSocketRoute("/ws", self._socket),
+        ]
+        trusted = Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed), www_redirect=False)
+        return Starlette(routes=routes, middleware=[trusted])
+
+    async def _index(self, request: Request) -> Response:
+        return Response(static_file("index.html"), media_type="text/html; charset=utf-8",
+                        headers={**SECURITY, "Cache-Control": "no-store"})  # fmt: skip
+
+    async def _static(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in FILES:
+            return Response("not found\n", 404, media_type="text/plain", headers=SECURITY)
+        return Response(static_file(name), media_type=FILES[name],
+                        headers={**SECURITY, "Cache-Control": "no-cache"})  # fmt: skip
+
+    async def _card(self, request: Request) -> Response:
+        picture = card_picture(request.path_params["name"])
+        if picture is None:
+            return Response("not found\n", 404, media_type="text/plain", headers=SECURITY)
+        return Response(picture, media_type="image/svg+xml",
+                        headers={**SECURITY, "Cache-Control": "max-age=86400"})  # fmt: skip
+
+    async def _socket(self, websocket: WebSocket) -> None:
+        origin = websocket.headers.get("origin")
+        host = websocket.headers.get("host", "")
+        if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+            await websocket.close(1008)  # before accepting: the handshake is refused (403)
+            return
+        await websocket.accept()
+        link = WebLink(websocket)
+        try:
+            await self.target.handle_link(link)
+        finally:
+            await link.finish(self.close_timeout)
+
+    # --- the caps, where a connection is accepted -----------------------------------
+
+    def _admit(self, transport: Any, host: str) -> bool:
+        from_host = sum(1 for h in self._open.values() if h == host)
+        if len(self._open) >= self.max_connections or from_host >= self.per_address:
+            self.refused += 1
+            return False
+        self._open[transport] = host
+        return True
+
+    def _protocols(self) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
+        web = self
+
+        class Guarded(H11Protocol):
+            def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+                super().connection_made(transport)
+                host = self.client[0] if self.client else "unknown"
+                if not web._admit(transport, host):
+                    transport.abort()
+                    return
+                asyncio.get_running_loop().call_later(web.open_timeout, self._first_request_due)
+
+            def _first_request_due(self) -> None:
+                if self.cycle is None and self.transport.get_protocol() is self:
+                    self.transport.close()  # nothing asked in time
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                web._open.pop(self.transport, None)
+                super().connection_lost(exc)
+
+        class GuardedSocket(WebSocketsSansIOProtocol):
+            def connection_lost(self, exc: Exception | None) -> None:
+                web._open.pop(self.transport, None)
+                super().connection_lost(exc)
+
+        return Guarded, GuardedSocket
+
+    # --- running --------------------------------------------------------------------
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> int:
-        """Listen for browsers; return the port."""
-        self._server = await asyncio.start_server(self._http, host, port, limit=_HEAD_LIMIT)
-        self.port = int(self._server.sockets[0].getsockname()[1])
+        """Listen for browsers on ``host:port`` (0: a free port); return the port."""
+        http, ws = self._protocols()
+        config = uvicorn.Config(
+            self.app(host),
+            http=http,
+            ws=ws,
+            lifespan="off",
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            date_header=False,
+            ws_max_size=self.message_bytes,
+            ws_ping_interval=self.ping,
+            ws_ping_timeout=self.ping,
+            ws_per_message_deflate=False,
+            timeout_keep_alive=5,
+            timeout_graceful_shutdown=max(1, round(self.close_timeout)),
+        )
+        # a malformed request is answered (400) and not logged: a hostile client cannot
+        # fill the log; uvicorn's errors (an exception in the application) still are
+        logging.getLogger("uvicorn.error").setLevel(logging.ERROR)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+        sock.setblocking(False)
+        self.port = int(sock.getsockname()[1])
+        self._server = _Quiet(config)
+        self._task = asyncio.ensure_future(self._server.serve(sockets=[sock]))
+        while not self._server.started and not self._task.done():
+            await asyncio.sleep(0.01)
+        if self._task.done():
+            self._task.result()  # it failed: say why
         return self.port
 
     async def close(self) -> None:
-        """Stop listening and end every session."""
-        if self._server is not None:
-            self._server.close()
-        for writer in list(self._sessions.values()):
-            writer.transport.abort()
-        if self._server is not None:
-            await self._server.wait_closed()
-
-    async def _http(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10.0)
-            lines = head.decode("latin-1").split("\r\n")
-            method, target, _ = lines[0].split(" ", 2)
-            headers = {k.strip().lower(): v.strip() for k, _, v in
-                       (line.partition(":") for line in lines[1:] if line)}  # fmt: skip
-            url = urlsplit(target)
-            query = {k: v[0] for k, v in parse_qs(url.query).items()}
-            picture = None
-            if url.path.startswith("/card/") and url.path.endswith(".svg"):
-                picture = card_picture(url.path[len("/card/"):-len(".svg")])
-            if method == "GET" and url.path in FILES:
-                name, kind = FILES[url.path]
-                await self._reply(writer, 200, kind, static_file(name))
-            elif method == "GET" and picture is not None:
-                await self._reply(writer, 200, "image/svg+xml", picture, "max-age=86400")
-            elif method == "GET" and url.path == "/events":
-                await self._events(writer, query)
-            elif method == "POST" and url.path == "/send":
-                length = int(headers.get("content-length", "0"))
-                if not 0 < length <= _BODY_LIMIT:
-                    await self._reply(writer, 413, "text/plain", b"too long\n")
-                    return
-                body = await asyncio.wait_for(reader.readexactly(length), 10.0)
-                await self._send(writer, query.get("session", ""), body)
-            else:
-                await self._reply(writer, 404, "text/plain", b"not found\n")
-        except (asyncio.TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError,
-                ValueError, OSError):  # fmt: skip
-            pass
-        finally:
-            writer.transport.close()
-
-    async def _reply(
-        self,
-        writer: asyncio.StreamWriter,
-        status: int,
-        kind: str,
-        body: bytes,
-        cache: str = "no-store",
-    ) -> None:
-        reason = {200: "OK", 400: "Bad Request", 404: "Not Found", 413: "Too Large",
-                  503: "Busy"}.get(status, "Error")  # fmt: skip
-        head = (f"HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\n"
-                f"Content-Length: {len(body)}\r\nCache-Control: {cache}\r\n"
-                "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n")  # fmt: skip
-        writer.write(head.encode("latin-1") + body)
-        await writer.drain()
-
-    async def _send(self, writer: asyncio.StreamWriter, session: str, body: bytes) -> None:
-        table = self._sessions.get(session) if session.isascii() else None
-        if table is None or b"\n" in body or b"\r" in body:
-            await self._reply(writer, 400, "text/plain", b"no such session, or not one line\n")
+        """Stop listening and close every connection."""
+        if self._server is None or self._task is None:
             return
-        table.write(body + b"\n")
-        await self._reply(writer, 200, "application/json", b'{"ok": true}\n')
+        self._server.should_exit = True
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._task), self.close_timeout + 2)
+        if not self._task.done():
+            self._server.force_exit = True
+            await self._task
 
-    async def _events(self, writer: asyncio.StreamWriter, query: dict[str, str]) -> None:
-        if len(self._sessions) >= self.max_sessions:
-            await self._reply(writer, 503, "text/plain", b"busy\n")
-            return
-        reader, table = await asyncio.open_connection(*self.table, limit=1 << 20)
-        session = secrets.token_hex(16)
-        self._sessions[session] = table
-        hello: dict[str, object] = {"type": "hello", "name": query.get("name", "guest")}
-        for key in ("token", "table"):
-            if key in query:
-                hello[key] = query[key]
-        if query.get("seat", "").isdigit():
-            hello["seat"] = int(query["seat"])
-        if query.get("spectate") == "1":
-            hello["spectate"] = True
-        table.write((json.dumps(hello) + "\n").encode())
-        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
-                     b"Cache-Control: no-store\r\nX-Accel-Buffering: no\r\n"
-                     b"Connection: close\r\n\r\n")  # fmt: skip
-        writer.write(b"data: " + json.dumps({"type": "session", "session": session}).encode()
-                     + b"\n\n")  # fmt: skip
-        try:
-            while line := await reader.readline():
-                writer.write(b"data: " + line.rstrip(b"\n") + b"\n\n")
-                await asyncio.wait_for(writer.drain(), 30.0)
-        finally:
-            del self._sessions[session]
-            table.transport.abort()
-            with contextlib.suppress(OSError):
-                writer.write(b"event: end\ndata: {}\n\n")
+
+class _Quiet(uvicorn.Server):
+    """uvicorn's server without its signal handlers: the table's runner has its own."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Any:
+        yield

@@ -1,12 +1,18 @@
-// The browser table: one seat's view, the cards drawn with the library's SVG pictures
-// (/card/<code>.svg, /card/back.svg). No build step, no CDN.
+// The browser table: one seat's view over a WebSocket (/ws), the cards drawn with the
+// library's SVG pictures (/card/<code>.svg, /card/back.svg). No build step, no CDN.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = { session: null, view: null, deal: 0, turn: 0, seat: null, source: null,
-                names: [], deadline: null, banks: null, banksAt: 0, totals: null };
+const state = { socket: null, view: null, deal: 0, turn: 0, seat: null, names: [], token: null,
+                table: params.get("table"), deadline: null, banks: null, banksAt: 0,
+                totals: null, welcomed: false, stopped: false, over: false, retry: null,
+                results: [] };
 window.received = [];  // every message the page received, in order (the tests read it)
 window.cardClicks = 0;  // moves made by clicking a card (the tests read it)
+
+function nameOf(seat) {
+  return state.names[seat] || "seat " + seat;
+}
 
 function cardImage(code, action) {
   // A card's picture; with an action (a legal move that names it) it is a button for that move.
@@ -48,19 +54,38 @@ function cardAction(code, legal) {
   return legal.find((action) => !action.startsWith("call ") && action.endsWith(" " + code));
 }
 
+// What a face-down move is called in words. The card-places model (where every card is and
+// who has seen it) will give every history entry in words; until then describeEntry is the
+// one place that turns an entry into text.
+const HIDDEN = { give_back: "gives back a card, face down", discard: "discards a card, face down",
+                 draw: "draws a card, face down" };
+
 function describeEntry(entry) {
   const [seat, action] = [entry[0], entry[entry.length - 1]];
-  const text = typeof action === "string" ? action : "(face down: " + action.hidden + ")";
-  return (state.names[seat] || "seat " + seat) + ": " + text;
+  const text = typeof action === "string" ? action
+    : (HIDDEN[action.hidden] || action.hidden.replace(/_/g, " ") + " (face down)");
+  return nameOf(seat) + ": " + text;
+}
+
+function lastTrick(view) {
+  // The last finished trick, from the plays in the history: [[seat, card], ...] or null.
+  const plays = view.history.filter((e) => typeof e[e.length - 1] === "string"
+                                           && e[e.length - 1].startsWith("play "));
+  const size = view.hand_sizes.length;
+  const done = Math.floor((plays.length - view.trick.length) / size);
+  if (done < 1) return null;
+  return plays.slice((done - 1) * size, done * size)
+    .map((e) => [e[0], e[e.length - 1].slice("play ".length)]);
 }
 
 function send(message) {
-  return fetch("/send?session=" + encodeURIComponent(state.session),
-               { method: "POST", body: JSON.stringify(message) });
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+    state.socket.send(JSON.stringify(message));
+  }
 }
 
 function play(action) {
-  if (!state.view) return;
+  if (!state.view || state.stopped) return;
   send({ type: "action", deal: state.deal, turn: state.turn, action: action });
   $("moves").replaceChildren();
 }
@@ -70,21 +95,28 @@ function plural(n, word) {
   return n + " " + word + (n === 1 ? "" : "s");
 }
 
+function figure(seat, code) {
+  const box = document.createElement("figure");
+  const caption = document.createElement("figcaption");
+  caption.textContent = nameOf(seat);
+  box.append(cardImage(code), caption);
+  return box;
+}
+
 function draw() {
   const view = state.view;
   if (!view) return;
-  $("hand").replaceChildren(...view.hand.map((code) => cardImage(code, cardAction(code, view.legal_actions))));
-  $("trick").replaceChildren(...view.trick.map(([seat, code]) => {
-    const box = document.createElement("figure");
-    const caption = document.createElement("figcaption");
-    caption.textContent = state.names[seat] || "seat " + seat;
-    box.append(cardImage(code), caption);
-    return box;
-  }));
+  const live = !state.stopped;
+  $("hand").replaceChildren(...view.hand.map(
+    (code) => cardImage(code, live ? cardAction(code, view.legal_actions) : undefined)));
+  $("trick").replaceChildren(...view.trick.map(([seat, code]) => figure(seat, code)));
+  const last = lastTrick(view);
+  $("last").replaceChildren(...(last ? last.map(([seat, code]) => figure(seat, code)) : []));
+  $("last-box").hidden = !last;
   $("players").replaceChildren(...view.hand_sizes.map((size, seat) => {
     const row = document.createElement("div");
     const label = document.createElement("span");
-    label.textContent = (state.names[seat] || "seat " + seat) + (seat === view.seat ? " (you)" : "")
+    label.textContent = nameOf(seat) + (seat === view.seat ? " (you)" : "")
       + ": " + plural(size, "card") + ", " + plural(view.tricks_won[seat], "trick")
       + (view.declarer === seat ? ", declarer" : "");
     row.append(label);
@@ -92,8 +124,12 @@ function draw() {
     if (view.to_move === seat) row.className = "turn";
     return row;
   }));
-  $("stock").replaceChildren(...(view.stock_size ? ["stock ", backs(view.stock_size)] : []));
+  const exposed = view.exposed || [];
+  $("stock").replaceChildren(...(exposed.length
+    ? ["stock, face up: ", ...exposed.map((code) => cardImage(code))]
+    : view.stock_size ? ["stock ", backs(view.stock_size)] : []));
   $("info").textContent = "deal " + state.deal + " \u00b7 " + view.phase
+    + (view.declarer !== null && view.declarer !== undefined ? " \u00b7 declarer " + nameOf(view.declarer) : "")
     + (view.contract ? " \u00b7 " + view.contract : "") + (view.called ? " \u00b7 called " + view.called : "");
   $("history").replaceChildren(...view.history.filter((e) => {
     const a = e[e.length - 1];
@@ -103,7 +139,7 @@ function draw() {
     li.textContent = describeEntry(entry);
     return li;
   }));
-  $("moves").replaceChildren(...view.legal_actions.map((action, n) => {
+  $("moves").replaceChildren(...(live ? view.legal_actions : []).map((action, n) => {
     const button = document.createElement("button");
     button.className = "move";
     button.textContent = (n < 9 ? n + 1 + ". " : "") + action;
@@ -111,7 +147,7 @@ function draw() {
     button.addEventListener("click", () => play(action));
     return button;
   }));
-  if (params.get("autoplay") === "1" && view.legal_actions.length) {
+  if (live && params.get("autoplay") === "1" && view.legal_actions.length) {
     // the first move that is not a pass: by clicking its card in the hand if it has one
     const buttons = [...document.querySelectorAll("button.move")];
     const pick = buttons.find((b) => b.dataset.action !== "pass") || buttons[0];
@@ -121,21 +157,90 @@ function draw() {
   }
 }
 
-function notice(text) {
+function drawLedger(final) {
+  const totals = state.totals;
+  const rows = [];
+  if (totals) {
+    const head = document.createElement("tr");
+    head.append(...["", ...totals.map((_, seat) => nameOf(seat))].map((text) => {
+      const th = document.createElement("th");
+      th.textContent = text;
+      return th;
+    }));
+    rows.push(head);
+    for (const result of state.results) {
+      const tr = document.createElement("tr");
+      const th = document.createElement("th");
+      th.textContent = "deal " + result.deal;
+      th.title = result.summary || "";
+      tr.append(th, ...result.payments.map((p) => {
+        const td = document.createElement("td");
+        td.textContent = (p > 0 ? "+" : "") + p;
+        return td;
+      }));
+      rows.push(tr);
+    }
+    const sum = document.createElement("tr");
+    sum.className = "total";
+    const th = document.createElement("th");
+    th.textContent = final ? "final" : "total";
+    sum.append(th, ...totals.map((t) => {
+      const td = document.createElement("td");
+      td.textContent = (t > 0 ? "+" : "") + t;
+      return td;
+    }));
+    rows.push(sum);
+  }
+  $("ledger").replaceChildren(...rows);
+}
+
+function notice(text, kind) {
   const p = document.createElement("p");
   p.textContent = text;
+  if (kind) p.className = kind;
   $("notices").prepend(p);
+}
+
+function showResult(message) {
+  const result = message.result;
+  const p = $("result");
+  const payments = result.payments.map((n, seat) => nameOf(seat) + " " + (n > 0 ? "+" : "") + n);
+  const summary = (message.summary || "").replace(/seat (\d)/g, (_, n) => nameOf(Number(n)));
+  p.textContent = "deal " + message.deal + ": " + summary
+    + (result.notes && result.notes.length ? " (" + result.notes.join("; ") + ")" : "")
+    + " \u2014 " + payments.join(", ");
+  p.hidden = false;
+}
+
+function showToken() {
+  if (!state.token) return;
+  const url = new URL(location.origin + location.pathname);
+  url.searchParams.set("name", $("name").value);
+  url.searchParams.set("token", state.token);
+  if (state.table) url.searchParams.set("table", state.table);
+  const link = $("comeback");
+  link.href = url.toString();
+  $("token").textContent = state.token;
+  $("seat-info").hidden = false;
+}
+
+function showJoin(why) {
+  $("join").hidden = false;
+  $("join-error").textContent = why || "";
+  $("watch-instead").hidden = !why;
 }
 
 function receive(message) {
   window.received.push(message);
   switch (message.type) {
-    case "session": state.session = message.session; break;
     case "welcome":
+      state.welcomed = true;
       state.seat = message.seat;
+      if (message.token) { state.token = message.token; showToken(); }
       $("status").textContent = message.spectator ? "watching" : "seat " + message.seat;
+      $("join").hidden = true;
       break;
-    case "table": state.names = message.players.map((p, n) => (p ? p.name : "seat " + n)); break;
+    case "table": state.names = message.players.map((p, n) => (p ? p.name : "seat " + n)); draw(); break;
     case "view":
       state.view = message.view; state.deal = message.deal; state.turn = message.turn;
       state.deadline = message.clock === null ? null : Date.now() + 1000 * message.clock;
@@ -144,31 +249,102 @@ function receive(message) {
     case "timeout": notice(message.message + " (" + message.action + ")"); break;
     case "over":
       state.totals = message.totals;
-      $("ledger").textContent = "after deal " + message.deal + ": " + message.totals.join(" / ");
+      state.results.push({ deal: message.deal, payments: message.result.payments,
+                           summary: message.summary });
+      showResult(message);
+      drawLedger(false);
       break;
     case "match_over":
-      $("ledger").textContent = "final: " + message.totals.join(" / ");
+      state.totals = message.totals;
+      if (message.players) state.names = message.players.map((n, seat) => n || "seat " + seat);
+      drawLedger(true);
       $("status").textContent = "match over";
+      $("seat-info").hidden = true;
+      state.over = true;
       document.body.dataset.over = "1";
-      state.source.close();
       break;
-    case "error": case "notice": case "closing": notice(message.type + ": " + message.message); break;
+    case "closing":
+      stopped(message.message);
+      break;
+    case "error":
+      if (!state.welcomed) {
+        showJoin(message.message);
+        notice("error: " + message.message, "error");
+      } else {
+        notice("error: " + message.message, "error");
+      }
+      break;
+    case "notice": notice(message.message); break;
   }
+}
+
+function stopped(why) {
+  // The server stopped (or the connection dropped): freeze the clock and the moves, try again.
+  if (state.stopped || state.over) return;
+  state.stopped = true;
+  document.body.dataset.stopped = "1";
+  $("clock").textContent = "clock stopped";
+  $("stopped").hidden = false;
+  $("stopped-text").textContent = (why ? why + ": " : "")
+    + "the clock is stopped; this page reconnects when the server is back.";
+  draw();
+  if (state.retry === null) state.retry = setInterval(reconnect, 2000);
+}
+
+function reconnect() {
+  if (state.socket && state.socket.readyState !== WebSocket.CLOSED) return;
+  connect(true);
+}
+
+function hello() {
+  const message = { type: "hello", name: $("name").value || "guest" };
+  if (state.token) message.token = state.token;
+  else {
+    const seat = $("seat").value.trim();
+    if (/^[0-9]$/.test(seat)) message.seat = Number(seat);
+    if ($("spectate").checked) message.spectate = true;
+  }
+  if (state.table) message.table = state.table;
+  return message;
+}
+
+function connect(again) {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const socket = new WebSocket(scheme + location.host + "/ws");
+  state.socket = socket;
+  socket.onopen = () => {
+    if (again) {
+      if (!state.token && state.seat !== null) return;  // nothing to come back with
+      state.welcomed = false;
+    }
+    send(hello());
+  };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (state.stopped && message.type === "welcome") {
+      state.stopped = false;
+      document.body.dataset.stopped = "";
+      $("stopped").hidden = true;
+      clearInterval(state.retry);
+      state.retry = null;
+    }
+    receive(message);
+  };
+  socket.onclose = () => {
+    if (state.welcomed && !state.over) stopped("the connection to the server was lost");
+  };
 }
 
 function join(event) {
   if (event) event.preventDefault();
-  const query = new URLSearchParams({ name: $("name").value });
-  if ($("seat").value) query.set("seat", $("seat").value);
-  if ($("spectate").checked) query.set("spectate", "1");
-  for (const key of ["table", "token"]) if (params.get(key)) query.set(key, params.get(key));
-  state.source = new EventSource("/events?" + query);
-  state.source.onmessage = (event) => receive(JSON.parse(event.data));
-  state.source.addEventListener("end", () => state.source.close());
+  state.welcomed = false;
   $("join").hidden = true;
+  if (state.socket && state.socket.readyState === WebSocket.OPEN) send(hello());
+  else connect(false);
 }
 
 document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLInputElement) return;
   const n = Number(event.key);
   const buttons = document.querySelectorAll("button.move");
   if (n >= 1 && n <= buttons.length) buttons[n - 1].click();
@@ -176,6 +352,7 @@ document.addEventListener("keydown", (event) => {
 setInterval(() => {
   const parts = [];
   const moving = state.view && state.view.to_move === state.seat && state.view.legal_actions.length;
+  if (state.stopped) { $("clock").textContent = "clock stopped"; return; }
   if (state.deadline !== null && moving) {
     parts.push("move " + Math.max(0, Math.round((state.deadline - Date.now()) / 1000)) + " s");
   }
@@ -186,4 +363,18 @@ setInterval(() => {
   $("clock").textContent = parts.join(" \u00b7 ");
 }, 250);
 $("join").addEventListener("submit", join);
-if (params.get("name")) { $("name").value = params.get("name"); join(); }
+$("watch-instead").addEventListener("click", () => {
+  $("spectate").checked = true;
+  join();
+});
+$("copy").addEventListener("click", (event) => {
+  event.preventDefault();
+  const text = $("comeback").href;
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+  $("copy").textContent = "copied";
+});
+if (params.get("name")) $("name").value = params.get("name");
+if (params.get("seat")) $("seat").value = params.get("seat");
+if (params.get("spectate") === "1") $("spectate").checked = true;
+if (params.get("token")) state.token = params.get("token");
+if (params.get("name") || params.get("token") || params.get("spectate") === "1") join();
