@@ -197,3 +197,17 @@ def test_the_built_in_steps_fast_move_is_the_checked_move(seed: int) -> None:
         fast._move(1 << card.index, src_seat, target.code, mask_seen, "w", src_seat, False)
         for name in ("hands", "stock", "discards", "exposed", "moves"):
             assert getattr(checked, name) == getattr(fast, name), name
+
+
+def test_the_table_server_shows_face_down_moves_in_the_steps_words() -> None:
+    """The table's messages (a seat's view as data, and a spectator's) carry the words a
+    seat is told of a move it did not see: the page prints them as the history."""
+    from calabrasella.server import public_view_data
+
+    state = seven("bid stand", "call 3c", "give back 5c", "discard 6c")
+    words = {"hidden": "discard", "words": "discarded a card face down"}
+    assert cb.to_data(state.view(0))["history"][-1] == [1, words]
+    assert public_view_data(state)["history"][-1] == [1, words]
+    assert public_view_data(state)["history"][2] == [
+        1, {"hidden": "give_back", "words": "gave a card back face down"}
+    ]  # fmt: skip

@@ -54,16 +54,12 @@ function cardAction(code, legal) {
   return legal.find((action) => !action.startsWith("call ") && action.endsWith(" " + code));
 }
 
-// What a face-down move is called in words. The card-places model (where every card is and
-// who has seen it) will give every history entry in words; until then describeEntry is the
-// one place that turns an entry into text.
-const HIDDEN = { give_back: "gives back a card, face down", discard: "discards a card, face down",
-                 draw: "draws a card, face down" };
-
 function describeEntry(entry) {
+  // An entry in words: an action's own text, or for a move this seat did not see the
+  // words of the step that made it ("discarded a card face down"), as the view gives them.
   const [seat, action] = [entry[0], entry[entry.length - 1]];
   const text = typeof action === "string" ? action
-    : (HIDDEN[action.hidden] || action.hidden.replace(/_/g, " ") + " (face down)");
+    : (action.words || action.hidden.replace(/_/g, " ") + " (face down)");
   return nameOf(seat) + ": " + text;
 }
 
