@@ -36,17 +36,25 @@ from ..cards import Card, CardSet
 from ..match import Match
 from ..records import Record
 from ..rulesets import Ruleset
-from ..scoring import Result
+from ..scoring import Result, plural
 from ..state import State
 from ..views import View
 from ._cards import CARD_H, CARD_W, check_suits, draw_back, draw_card, draw_suit
-from ._chart import Bar, draw_bars, draw_flow, flow_rows, flow_size
-from ._deal import RECORD_W, draw_match, draw_record, draw_result, record_height
+from ._chart import Bar, bars_height, draw_bars, draw_flow, flow_rows, flow_size
+from ._deal import (
+    RECORD_NARROW_W,
+    RECORD_W,
+    draw_match,
+    draw_record,
+    draw_result,
+    record_height,
+    result_height,
+)
 from ._doc import DARK, LIGHT, Canvas, Style
 from ._scene import Trick, direction_of, scene, trick_winner, tricks_of
+from ._table import NARROW_W, draw_table, draw_table_narrow, draw_trick, slots
 from ._table import H as TABLE_H
 from ._table import W as TABLE_W
-from ._table import draw_table, draw_trick, slots
 
 __all__ = [
     "DARK",
@@ -145,6 +153,18 @@ def legend(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -
         cv.text(x, 16, word, size=10, color="muted", anchor="middle")
     for k, s in enumerate(Suit):
         y = 30 + k * 46
+        for x in (30, 80):  # each shape on a card's ground, so it reads on a dark page too
+            cv.add(
+                "rect",
+                x=x - 21,
+                y=y,
+                width=42,
+                height=40,
+                rx=5,
+                fill=cv.style["card"],
+                stroke=cv.style["card_edge"],
+                stroke_width=0.8,
+            )
         draw_suit(cv, s, 30, y + 20, 17, "italian")
         draw_suit(cv, s, 80, y + 20, 15, "french")
         cv.text(112, y + 27, s.letter, size=20, weight="bold")
@@ -234,28 +254,36 @@ def trick(
     n = players or n
     way = direction or way
     places = slots(n, seat if bottom is None else bottom, way)
-    cv = _canvas(260, 230, theme, colors, f"trick {t.number}" if t.number else "a trick")
-    cv.add("rect", x=1, y=1, width=258, height=228, rx=14, fill=cv.style["felt"])
-    draw_trick(cv, t, places, 130, 118, check_suits(suits))
+    cv = _canvas(260, 236, theme, colors, f"trick {t.number}" if t.number else "a trick")
+    cv.add("rect", x=1, y=1, width=258, height=234, rx=14, fill=cv.style["felt"])
+    draw_trick(cv, t, places, 130, 112, check_suits(suits))
+    leader = t.plays[0][0] if t.plays else None
     for seat, place in places.items():
         x, y, anchor = {
-            "bottom": (130, 222, "middle"),
+            "bottom": (130, 200, "middle"),
             "left": (8, 40, "start"),
             "right": (252, 40, "end"),
-            "top": (130, 16, "middle"),
+            "top": (158, 18, "start"),
         }[place]
-        cv.text(x, y, f"seat {seat}", size=11, color="on_felt", anchor=anchor)
+        led = " · led" if seat == leader else ""
+        cv.text(x, y, f"seat {seat}{led}", size=11, color="on_felt", anchor=anchor)
     if t.number:
-        cv.text(8, 16, f"trick {t.number}", size=11, color="on_felt", weight="bold")
+        cv.text(8, 18, f"trick {t.number}", size=11, color="on_felt", weight="bold")
     if t.winner is not None:
-        cv.text(8, 222, f"won by seat {t.winner}", size=11, color="on_felt", weight="bold")
-        cv.text(252, 222, f"{t.units} units", size=11, color="on_felt", anchor="end")
+        footer = f"won by seat {t.winner}, {plural(t.units, 'unit')}"
+    elif leader is not None:
+        footer = f"led by seat {leader}, not complete"
+    else:
+        footer = "no card played yet"
+    cv.add("line", x1=14, y1=210, x2=246, y2=210, stroke=cv.style["on_felt"], opacity=0.35)
+    cv.text(130, 226, footer, size=11, color="on_felt", anchor="middle", weight="bold")
     return cv.svg(scale)
 
 
 def table(
     source: Union[State, View],
     *,
+    narrow: bool = False,
     bottom: Optional[int] = None,
     direction: Optional[str] = None,
     suits: str = "italian",
@@ -270,6 +298,8 @@ def table(
     seat may see it (drawn from the view alone). ``bottom`` is the seat at
     the bottom (the view's seat, or seat 0); ``direction`` (``"left"`` or
     ``"right"``) overrides the ruleset's (Cavendish left, Calabresella right).
+    ``narrow=True`` draws the parts one under another, 400 wide, for a
+    phone's screen (the wide table, 720 wide, shrinks there past reading).
 
     Raises:
         TypeError: ``source`` is neither a state nor a view.
@@ -279,7 +309,12 @@ def table(
         raise ValueError(f"direction={direction!r}: expected 'left' or 'right'")
     sc = scene(source)
     what = "state" if sc.seat is None else f"view of seat {sc.seat}"
-    cv = _canvas(TABLE_W, TABLE_H, theme, colors, f"{sc.rules.terms.title}: the table ({what})")
+    title = f"{sc.rules.terms.title}: the table ({what})"
+    if narrow:
+        cv = _canvas(NARROW_W, 0, theme, colors, title)
+        draw_table_narrow(sc, cv, bottom=bottom, suits=check_suits(suits), direction=direction)
+        return cv.svg(scale)
+    cv = _canvas(TABLE_W, TABLE_H, theme, colors, title)
     draw_table(sc, cv, bottom=bottom, suits=check_suits(suits), direction=direction)
     return cv.svg(scale)
 
@@ -288,6 +323,7 @@ def record(
     source: Union[Record, State],
     *,
     title: str = "",
+    narrow: bool = False,
     suits: str = "italian",
     scale: float = 1.0,
     theme: str = "light",
@@ -296,14 +332,20 @@ def record(
     """Return a deal on one page: the hands dealt, the auction and exchange, the tricks, the result.
 
     ``source`` is a record or a state (a state holds every card).
+    ``narrow=True`` puts the tricks under the hands and the auction, 420
+    wide, for a phone's screen.
     """
     state = source.replay() if isinstance(source, Record) else source
     if not isinstance(state, State):
         raise TypeError(f"expected a Record or a State, got {type(source).__name__}")
     cv = _canvas(
-        RECORD_W, record_height(state), theme, colors, title or f"{state.rules.terms.title}: a deal"
+        RECORD_NARROW_W if narrow else RECORD_W,
+        record_height(state, narrow),
+        theme,
+        colors,
+        title or f"{state.rules.terms.title}: a deal",
     )
-    draw_record(cv, state, title, check_suits(suits))
+    draw_record(cv, state, title, check_suits(suits), narrow)
     return cv.svg(scale)
 
 
@@ -316,7 +358,7 @@ def result(
     colors: Colors = None,
 ) -> str:
     """Return a result: the sides' units as a bar, the winner, the value and the payments."""
-    cv = _canvas(620, 110, theme, colors, "the result of a deal")
+    cv = _canvas(620, result_height(value, rules, 600) + 10, theme, colors, "the result of a deal")
     draw_result(cv, value, rules, 10, 4, 600)
     return cv.svg(scale)
 
@@ -339,20 +381,32 @@ def bar_chart(
     *,
     title: str,
     unit: str,
+    series: Optional[Sequence[str]] = None,
     scale: float = 1.0,
     theme: str = "light",
     colors: Colors = None,
 ) -> str:
     """Return horizontal bars ``(label, value, low, high)``, the interval drawn as a whisker.
 
+    ``series`` names each bar's series (one name per bar): the bars of a
+    series share a colour, and a key names them. A long label takes two lines.
+
+    Raises:
+        ValueError: no bars, or ``series`` not one name per bar.
+
     Example:
         >>> bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u").count("<rect")
         2
+        >>> bar_chart([("a", 2.0, None, None), ("a", 3.0, None, None)], title="t", unit="u",
+        ...           series=["before", "after"]).count("<rect")
+        4
     """
     if not bars:
         raise ValueError("a bar chart needs at least one bar")
-    cv = _canvas(720, 40 + 30 * len(bars) + 44, theme, colors, title)
-    draw_bars(cv, bars, title, unit)
+    if series is not None and len(series) != len(bars):
+        raise ValueError(f"series: {len(series)} names for {len(bars)} bars; expected one per bar")
+    cv = _canvas(720, bars_height(bars, series), theme, colors, title)
+    draw_bars(cv, bars, title, unit, series)
     return cv.svg(scale)
 
 
