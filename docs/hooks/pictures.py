@@ -123,7 +123,51 @@ def notebook(part: str) -> str:
     return '<div class="cb-tricks">' + "".join(tricks) + "</div>"
 
 
+def _reference_end() -> cb.State:
+    return cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+
+
+def _reference_match() -> cb.Match:
+    match = cb.Match.start(cb.CAVENDISH, seed=1, deals=2)
+    return match.record(cb.rollout(match.next_deal(seed=1), 1))
+
+
+#: The picture each function's example on the svg reference page draws.
+REFERENCE: dict[str, Callable[[], str]] = {
+    "card": lambda: svg.card(cb.Card.parse("3s"), suits="french"),
+    "back": lambda: svg.back(),
+    "suit": lambda: svg.suit("d"),
+    "legend": lambda: svg.legend(),
+    "cards": lambda: svg.cards(cb.CardSet.parse("Ad 3s"), units=True),
+    "trick": lambda: svg.trick([(1, "Kd"), (2, "3d"), (0, "4c")]),
+    "table": lambda: table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)),
+    "record": lambda: record_picture(_reference_end()),
+    "result": lambda: svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+    "match": lambda: svg.match(_reference_match()),
+    "bar_chart": lambda: svg.bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u"),
+    "flow": lambda: svg.flow(cb.CALABRESELLA),
+    "picture": lambda: svg.picture(cb.Card.parse("Ad")),
+}
+
+
+def pictures_page_top() -> str:
+    """The first picture of "A deal in pictures": the table its first example draws."""
+    return table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=11).view(1))
+
+
+def flow_both(rules: str) -> str:
+    """A ruleset's flow, as the wide picture and as the narrow one for a phone."""
+    found = cb.find_ruleset(rules)
+    return wide_or_narrow(svg.flow(found), svg.flow(found, narrow=True))
+
+
 PICTURES: dict[str, Callable[..., str]] = {
+    "reference": lambda name: REFERENCE[name](),
+    "quickstart-hand": lambda: svg.cards(cb.new_deal(cb.CALABRESELLA, dealer=0, seed=7).hand(1), spread=0.8),
+    "deal-start": lambda: table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)),
+    "deal-result": lambda: svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+    "flow-narrow": flow_both,
+    "pictures-top": pictures_page_top,
     "deal": lambda: table_picture(middle()),
     "card-order": lambda: svg.cards(["3d", "2d", "Ad", "Kd", "Qd", "Jd", "7d", "6d", "5d", "4d"], units=True, spread=0.9),
     "suits": lambda: svg.legend(),

@@ -105,3 +105,10 @@ def test_render_svg_draws_the_table_of_the_state() -> None:
     assert ET.fromstring(picture).tag.endswith("svg")
     _play(env, 5, random.Random(2))
     assert env.render() == svg.table(env.state)
+
+
+def test_each_game_has_its_own_name() -> None:
+    """PettingZoo names an env "<name>_v<version>": the two games are not both "calabrasella_v0"."""
+    assert CalabrasellaEnv("cavendish").metadata["name"] == "cavendish_v0"
+    assert CalabrasellaEnv("calabresella").metadata["name"] == "calabresella_v0"
+    assert CalabrasellaEnv.metadata["name"] == "calabrasella_v0"  # the class's own is left alone

@@ -102,6 +102,7 @@ def gallery(theme: str = "light") -> dict[str, str]:
         ),
         "flow-cavendish": svg.flow(cb.CAVENDISH, theme=t),
         "flow-calabresella": svg.flow(cb.CALABRESELLA, theme=t),
+        "flow-narrow": svg.flow(cb.CALABRESELLA, narrow=True, theme=t),
     }
 
 

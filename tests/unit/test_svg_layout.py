@@ -101,6 +101,7 @@ def gallery() -> Iterator[tuple[str, str]]:
     yield "cards", svg.cards(cb.CardSet.parse("3d 2d Ad Kd Qd Jd 7d 6d 5d 4d"), units=True)
     for rules in (cb.CAVENDISH, cb.CALABRESELLA, cb.Cavendish(players=4)):
         yield f"flow {rules.name}", svg.flow(rules)
+        yield f"flow {rules.name} narrow", svg.flow(rules, narrow=True)
         for seed in range(6):
             end = played(rules, seed)
             states = list(cb.Record.from_state(end).states())
@@ -327,6 +328,8 @@ def test_the_narrow_pictures_fit_a_phone_and_read_there() -> None:
     end = played(cb.CALABRESELLA, 3)
     mid = next(s for s in cb.Record.from_state(end).states() if len(s.trick) == 2)
     for pic in (
+        svg.flow(cb.CALABRESELLA, narrow=True),
+        svg.flow(cb.CAVENDISH, narrow=True),
         svg.table(mid, narrow=True),
         svg.table(mid.view(1), narrow=True),
         svg.record(end, narrow=True),

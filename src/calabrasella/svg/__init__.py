@@ -76,9 +76,14 @@ __all__ = [
     "trick",
 ]
 
+#: Colours to replace, by name: ``{"felt": "#234", "bar": "teal"}`` (the names are
+#: the keys of :data:`LIGHT`; a value is any SVG colour); ``None`` keeps the theme's.
 Colors = Optional[Mapping[str, str]]
+#: Cards in any of the library's forms: a :class:`~calabrasella.CardSet`, a text
+#: of codes (``"Ad 3s Kc"``), or cards and codes in the order to draw them.
 CardsLike = Union[CardSet, str, Iterable[Union[Card, str]]]
-#: A trick given by hand: ``(seat, card)`` pairs from the leader's (cards or their codes).
+#: A trick given by hand: ``(seat, card)`` pairs from the leader's (cards or their codes),
+#: ``[(1, "Kd"), (2, "3d"), (0, "4c")]``.
 Plays = Sequence[tuple[int, Union[Card, str]]]
 
 
@@ -116,7 +121,12 @@ def card(
 
 
 def back(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
-    """Return a face-down card (its back), 50 x 75 at scale 1."""
+    """Return a face-down card (its back), 50 x 75 at scale 1.
+
+    Example:
+        >>> back().count("a face-down card")
+        2
+    """
     cv = _canvas(CARD_W, CARD_H, theme, colors, "a face-down card")
     draw_back(cv, 0, 0)
     return cv.svg(scale)
@@ -130,7 +140,12 @@ def suit(
     theme: str = "light",
     colors: Colors = None,
 ) -> str:
-    """Return a suit's shape alone, 40 x 40 at scale 1 (``value``: a :class:`~calabrasella.Suit` or its letter)."""
+    """Return a suit's shape alone, 40 x 40 at scale 1 (``value``: a :class:`~calabrasella.Suit` or its letter).
+
+    Example:
+        >>> "coins (d)" in suit("d")
+        True
+    """
     from ..suits import Suit
 
     s = value if isinstance(value, Suit) else Suit.parse(str(value))
@@ -303,7 +318,14 @@ def table(
 
     Raises:
         TypeError: ``source`` is neither a state nor a view.
-        ValueError: a bad ``bottom``, ``direction``, ``suits``, ``theme`` or colour name.
+        ValueError: a bad ``bottom``, ``direction``, ``suits``, ``theme``, colour
+            name or ``scale``.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> view = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)
+        >>> "seat 1 (you)" in table(view) and 'viewBox="0 0 400 ' in table(view, narrow=True)
+        True
     """
     if direction not in (None, "left", "right"):
         raise ValueError(f"direction={direction!r}: expected 'left' or 'right'")
@@ -334,6 +356,12 @@ def record(
     ``source`` is a record or a state (a state holds every card).
     ``narrow=True`` puts the tricks under the hands and the auction, 420
     wide, for a phone's screen.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+        >>> "Result: the single player wins" in record(end)
+        True
     """
     state = source.replay() if isinstance(source, Record) else source
     if not isinstance(state, State):
@@ -357,14 +385,33 @@ def result(
     theme: str = "light",
     colors: Colors = None,
 ) -> str:
-    """Return a result: the sides' units as a bar, the winner, the value and the payments."""
+    """Return a result: the sides' units as a bar with a key, the winner, the value and the payments.
+
+    ``rules`` names the sides and the value's base in the ruleset's words
+    (Cavendish: the single player, the difference; Calabresella: the
+    declarer, the stake).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+        >>> "value 11 = difference 11 x 1" in result(end.result, rules=cb.CAVENDISH)
+        True
+    """
     cv = _canvas(620, result_height(value, rules, 600) + 10, theme, colors, "the result of a deal")
     draw_result(cv, value, rules, 10, 4, 600)
     return cv.svg(scale)
 
 
 def match(value: Match, *, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
-    """Return a match: each player's running total after each deal."""
+    """Return a match: each player's running total after each deal.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> m = cb.Match.start(cb.CAVENDISH, seed=1, deals=2)
+        >>> m = m.record(cb.rollout(m.next_deal(seed=1), 1))
+        >>> "1 of 2 deals" in match(m)
+        True
+    """
     cv = _canvas(620, 260, theme, colors, "a match: the running totals")
     agreed = "" if value.deals is None else f" of {value.deals}"
     draw_match(
@@ -410,12 +457,29 @@ def bar_chart(
     return cv.svg(scale)
 
 
-def flow(rules: Ruleset, *, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
-    """Return the flow of a deal under ``rules``: auction, each contract's exchange steps, play, result."""
+def flow(
+    rules: Ruleset,
+    *,
+    narrow: bool = False,
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return the flow of a deal under ``rules``: auction, each contract's exchange steps, play, result.
+
+    In the ruleset's own words (Cavendish's single player and stock,
+    Calabresella's declarer and monte); a yellow box is chance. ``narrow=True``
+    draws two steps to a line, 380 wide, for a phone's screen.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> ">monte<" in flow(cb.CALABRESELLA) and ">stock<" in flow(cb.CAVENDISH)
+        True
+    """
     rows = flow_rows(rules)
-    width, height = flow_size(rules, rows)
+    width, height = flow_size(rules, rows, narrow)
     cv = _canvas(width, height, theme, colors, f"the flow of a deal: {rules.name}")
-    draw_flow(cv, rules, rows)
+    draw_flow(cv, rules, rows, narrow)
     return cv.svg(scale)
 
 
@@ -424,6 +488,11 @@ def picture(value: object) -> str:
 
     Raises:
         TypeError: there is no picture for ``value``'s type.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> picture(cb.Card.parse("Ad")) == card("Ad")
+        True
     """
     if isinstance(value, Card):
         return card(value)

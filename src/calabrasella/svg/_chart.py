@@ -11,7 +11,16 @@ from ..rulesets import Ruleset
 from ._doc import Canvas, num
 from ._text import fit, text_width
 
-__all__ = ["Bar", "draw_bars", "draw_flow", "flow_rows", "flow_size", "step_words", "wrap"]
+__all__ = [
+    "NARROW_FLOW",
+    "Bar",
+    "draw_bars",
+    "draw_flow",
+    "flow_rows",
+    "flow_size",
+    "step_words",
+    "wrap",
+]
 
 #: One bar: its label, value and the low and high ends of its interval (or None).
 Bar = tuple[str, float, Optional[float], Optional[float]]
@@ -236,31 +245,42 @@ def wrap(text: str, size: float, width: float, weight: Optional[str] = None) -> 
 #: The flow's measures: its width, the steps in a line, a step's box, the font size.
 FLOW_W, FLOW_PER_LINE, FLOW_BOX_W, FLOW_GAP, FLOW_SIZE = 730, 5, 108, 12, 12
 _STEPS_X, _TRUNK_X, _LINE = 44, 22, 14
+#: The narrow flow's width, steps in a line and box width (for a phone).
+NARROW_FLOW = (380, 2, 150)
+
+
+def _measures(narrow: bool) -> tuple[int, int, int]:
+    return NARROW_FLOW if narrow else (FLOW_W, FLOW_PER_LINE, FLOW_BOX_W)
 
 
 def _flow_layout(
-    rows: list[tuple[str, list[str]]],
+    rows: list[tuple[str, list[str]]], narrow: bool = False
 ) -> tuple[list[tuple[str, list[list[list[str]]], float, float]], float]:
     """Each row's label, its steps (in lines of boxes, each box its lines of text), top and box height."""
-    inner = FLOW_BOX_W - 8
+    _, per_line, box_w = _measures(narrow)
+    inner = box_w - 8
     out: list[tuple[str, list[list[list[str]]], float, float]] = []
     y: float = 40 + 44 + 26  # the title, the deal and auction row, the gap
     for name, steps in rows:
         boxes = [wrap(word, FLOW_SIZE, inner) for word in steps]
-        lines = [boxes[k : k + FLOW_PER_LINE] for k in range(0, len(boxes), FLOW_PER_LINE)]
+        lines = [boxes[k : k + per_line] for k in range(0, len(boxes), per_line)]
         box_h: float = 12 + _LINE * max(len(b) for b in boxes)
         out.append((name, lines, y, box_h))
         y += 18 + len(lines) * (box_h + 12) + 4
     return out, y
 
 
-def flow_size(rules: Ruleset, rows: list[tuple[str, list[str]]]) -> tuple[float, float]:
-    """The width and height of the flow diagram of ``rows``."""
-    _, y = _flow_layout(rows)
-    return FLOW_W, y + 10 + 40 + 22 + 40 + 30
+def flow_size(
+    rules: Ruleset, rows: list[tuple[str, list[str]]], narrow: bool = False
+) -> tuple[float, float]:
+    """The width and height of the flow diagram of ``rows`` (``narrow``: 380 wide, for a phone)."""
+    _, y = _flow_layout(rows, narrow)
+    return _measures(narrow)[0], y + 10 + 40 + 22 + 40 + 30 + (16 if narrow else 0)
 
 
-def draw_flow(cv: Canvas, rules: Ruleset, rows: list[tuple[str, list[str]]]) -> None:
+def draw_flow(
+    cv: Canvas, rules: Ruleset, rows: list[tuple[str, list[str]]], narrow: bool = False
+) -> None:
     """Draw the deal and auction, then each contract's exchange steps (a line each), then play and result.
 
     Arrows run from the auction down a line on the left into each contract's
@@ -270,7 +290,9 @@ def draw_flow(cv: Canvas, rules: Ruleset, rows: list[tuple[str, list[str]]]) -> 
     s = cv.style
     ink = s["ink"]
     size = FLOW_SIZE
-    cv.text(12, 22, f"The flow of a deal: {rules.terms.title}", size=14, weight="bold")
+    width, _, box_w = _measures(narrow)
+    title = f"The flow of a deal: {rules.terms.title}"
+    cv.text(12, 22, fit(title, 14, width - 24, "bold"), size=14, weight="bold")
 
     def box(x: float, y: float, w: float, h: float, lines: list[str], fill: str) -> None:
         cv.add("rect", x=x, y=y, width=w, height=h, rx=6, fill=fill, stroke=ink, stroke_width=1)
@@ -301,17 +323,20 @@ def draw_flow(cv: Canvas, rules: Ruleset, rows: list[tuple[str, list[str]]]) -> 
     line(132, top + 20, 164, top + 20)
     head(172, top + 20, "right")
     box(172, top, 100, 40, ["auction"], s["card"])
-    line(272, top + 20, 300, top + 20)
-    head(308, top + 20, "right")
-    cv.text(314, top + 25, "all pass: the deal is void, nobody pays", size=size)
-    layout, bottom = _flow_layout(rows)
+    void = "all pass: the deal is void, nobody pays"
+    if not narrow:
+        line(272, top + 20, 300, top + 20)
+        head(308, top + 20, "right")
+        cv.text(314, top + 25, void, size=size)
+    layout, bottom = _flow_layout(rows, narrow)
     # the trunk from the auction down the left, a branch into each contract's steps
     line(222, top + 40, 222, top + 52)
     line(_TRUNK_X, top + 52, 222, top + 52)
     last_mid = layout[-1][2] + 18 + layout[-1][3] / 2
     line(_TRUNK_X, top + 52, _TRUNK_X, last_mid)
-    collector = FLOW_W - 78
-    step = FLOW_BOX_W + FLOW_GAP
+    collector = width - 10 if narrow else width - 78
+    centre = width / 2 if narrow else collector  # the play's and the result's boxes
+    step = box_w + FLOW_GAP
     first_end = None
     for name, lines, y, box_h in layout:
         cv.text(_STEPS_X, y + 12, name, size=size + 1, weight="bold")
@@ -324,22 +349,30 @@ def draw_flow(cv: Canvas, rules: Ruleset, rows: list[tuple[str, list[str]]]) -> 
             for k, words in enumerate(boxes):
                 x = _STEPS_X + k * step
                 chance = "unseen" in " ".join(words)
-                box(x, yy, FLOW_BOX_W, box_h, words, s["highlight"] if chance else "#f3efe2")
+                box(x, yy, box_w, box_h, words, s["highlight"] if chance else "#f3efe2")
                 if k + 1 < len(boxes):
-                    line(x + FLOW_BOX_W, mid, x + step - 8, mid)
+                    line(x + box_w, mid, x + step - 8, mid)
                     head(x + step, mid, "right")
             yy += box_h + 12
-        end_x = _STEPS_X + (len(lines[-1]) - 1) * step + FLOW_BOX_W
+        end_x = _STEPS_X + (len(lines[-1]) - 1) * step + box_w
         end_mid = yy - 12 - box_h / 2
         line(end_x, end_mid, collector, end_mid)
         first_end = end_mid if first_end is None else first_end
     play_y = bottom + 10
-    line(collector, first_end or play_y, collector, play_y - 8)
-    head(collector, play_y, "down")
-    box(collector - 70, play_y, 140, 40, ["play: 12 tricks"], s["card"])
-    line(collector, play_y + 40, collector, play_y + 54)
-    head(collector, play_y + 62, "down")
+    if centre == collector:
+        line(collector, first_end or play_y, collector, play_y - 8)
+    else:  # down the right, then across to the play's box
+        line(collector, first_end or play_y, collector, play_y - 14)
+        line(collector, play_y - 14, centre, play_y - 14)
+        line(centre, play_y - 14, centre, play_y - 8)
+    head(centre, play_y, "down")
+    box(centre - 70, play_y, 140, 40, ["play: 12 tricks"], s["card"])
+    line(centre, play_y + 40, centre, play_y + 54)
+    head(centre, play_y + 62, "down")
     bonus = "result, x2 cappotto, x3 stramazzo" if rules.terms.points else "result"
     rw = 120 if not rules.terms.points else 240
-    box(collector + 70 - rw, play_y + 62, rw, 40, [bonus], s["card"])
-    cv.text(12, play_y + 62 + 40 + 22, "a yellow box is chance", size=11, color="muted")
+    left = centre - rw / 2 if narrow else centre + 70 - rw
+    box(left, play_y + 62, rw, 40, [bonus], s["card"])
+    notes = [void, "a yellow box is chance"] if narrow else ["a yellow box is chance"]
+    for k, note in enumerate(notes):
+        cv.text(12, play_y + 62 + 40 + 22 + 16 * k, note, size=11, color="muted")
