@@ -172,7 +172,7 @@ PICTURES: dict[str, Callable[..., str]] = {
     "card-order": lambda: svg.cards(["3d", "2d", "Ad", "Kd", "Qd", "Jd", "7d", "6d", "5d", "4d"], units=True, spread=0.9),
     "suits": lambda: svg.legend(),
     "trick": lambda: svg.trick([(1, "Kc"), (2, "3c"), (0, "Ad")], players=3),
-    "flow": lambda rules: svg.flow(cb.find_ruleset(rules)),
+    "flow": lambda rules: flow_both(rules),
     "cappotto": lambda: record_picture(first_with(cb.Bonus.CAPPOTTO), title="Cappotto: one side takes every trick"),
     "stramazzo": lambda: record_picture(first_with(cb.Bonus.STRAMAZZO), title="Stramazzo: the losers make no point"),
     "state-and-view": state_and_view,
