@@ -353,3 +353,17 @@ def _outside_cards(root: ET.Element) -> Iterator[tuple[ET.Element, bool]]:
             yield from walk(child, inside)
 
     return walk(root, False)
+
+
+def test_the_table_leaves_no_band_of_empty_felt() -> None:
+    """With no card on the table (the auction), the reader's hand comes up under the stock:
+    the picture is at most 400 high (it was 512 with a 200-px band of bare felt); with a
+    trick on the table it keeps the room the trick and its arrow need."""
+    auction = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    height = float((ET.fromstring(svg.table(auction.view(1))).get("viewBox") or "").split()[3])
+    assert height <= 400
+    playing = next(
+        s for s in cb.Record.from_state(played(cb.CAVENDISH, 7)).states() if len(s.trick) == 2
+    )
+    root = ET.fromstring(svg.table(playing))
+    assert float((root.get("viewBox") or "").split()[3]) == 512

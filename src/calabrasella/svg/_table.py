@@ -234,17 +234,7 @@ def draw_table(
     if not 0 <= bottom < sc.players:
         raise ValueError(f"bottom={bottom!r}: expected a seat 0..{sc.players - 1}")
     places = slots(sc.players, bottom, way)
-    cv.add(
-        "rect",
-        x=1,
-        y=1,
-        width=W - 2,
-        height=H - 2,
-        rx=18,
-        fill=s["felt"],
-        stroke=s["felt_edge"],
-        stroke_width=2,
-    )
+    mark = len(cv.parts)
     _header(cv, sc)
     order = ("left", "top", "right")
     top = sorted((q for q in places if places[q] != "bottom"), key=lambda q: order.index(places[q]))
@@ -260,22 +250,41 @@ def draw_table(
     if sc.trick.plays:  # the way round, while cards are on the table
         _arrow(cv, cx, cy, 86, way)
     draw_trick(cv, sc.trick, places, cx, cy, suits)
-    _stock(cv, sc, suits)
-    _seat_label(cv, sc, bottom, 16, 396, W - 32)
+    centre = _stock(cv, sc, suits)  # how far down the centre's parts reach
+    # the reader's seat under the centre: as low as a trick on the table needs,
+    # higher when the centre holds less (no empty felt in the auction)
+    label = 396.0 if sc.trick.plays else max(centre + 32, 200.0)
+    _seat_label(cv, sc, bottom, 16, label, W - 32)
     _row(
         cv,
         sc.hands[bottom],
         16,
-        422,
+        label + 26,
         W - 32,
         1.0,
         suits,
         sc.legal if bottom == sc.to_move else _NONE,
     )
+    cv.height = label + 26 + CARD_H + 15
+    felt = Canvas(W, cv.height, s, "")
+    felt.add(
+        "rect",
+        x=1,
+        y=1,
+        width=W - 2,
+        height=cv.height - 2,
+        rx=18,
+        fill=s["felt"],
+        stroke=s["felt_edge"],
+        stroke_width=2,
+    )
+    cv.parts[mark:mark] = felt.parts
 
 
-def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
+def _stock(cv: Canvas, sc: Scene, suits: str) -> float:
+    """Draw the stock, what the seat knows and the last trick; return how far down they reach."""
     x, y = W - 200, 180
+    bottom = 166.0  # the top seats' hands
     name = sc.rules.terms.stock
     if sc.stock or sc.stock_hidden:
         shown = "" if sc.stock_hidden else " (face up)"
@@ -294,6 +303,8 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
         cv.text(x, y, label, size=12, color="on_felt")
         _row(cv, cards, x, y + 8, 170, 0.6, suits)
         y += 70
+    if y > 180:  # a row of cards at 0.6 (45 high) under its label, 70 apart
+        bottom = max(bottom, y - 70 + 8 + CARD_H * 0.6)
     done = [t for t in sc.tricks if t.winner is not None]
     if done and sc.phase is not Phase.OVER and not sc.trick.plays:
         last = done[-1]
@@ -314,6 +325,8 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
                 suits=suits,
                 mark="winner" if last.plays[k][0] == last.winner else None,
             )
+        bottom = max(bottom, 188 + CARD_H * 0.6)
+    return bottom
 
 
 #: The width of the narrow table (``svg.table(..., narrow=True)``), for a phone's screen.
