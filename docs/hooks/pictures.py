@@ -142,7 +142,10 @@ REFERENCE: dict[str, Callable[[], str]] = {
     "trick": lambda: svg.trick([(1, "Kd"), (2, "3d"), (0, "4c")]),
     "table": lambda: table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)),
     "record": lambda: record_picture(_reference_end()),
-    "result": lambda: svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+    "result": lambda: wide_or_narrow(
+        svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+        svg.result(_reference_end().result, rules=cb.CAVENDISH, narrow=True),  # type: ignore[arg-type]
+    ),
     "match": lambda: svg.match(_reference_match()),
     "bar_chart": lambda: svg.bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u"),
     "flow": lambda: svg.flow(cb.CALABRESELLA),
@@ -165,7 +168,10 @@ PICTURES: dict[str, Callable[..., str]] = {
     "reference": lambda name: REFERENCE[name](),
     "quickstart-hand": lambda: svg.cards(cb.new_deal(cb.CALABRESELLA, dealer=0, seed=7).hand(1), spread=0.8),
     "deal-start": lambda: table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)),
-    "deal-result": lambda: svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+    "deal-result": lambda: wide_or_narrow(
+        svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+        svg.result(_reference_end().result, rules=cb.CAVENDISH, narrow=True),  # type: ignore[arg-type]
+    ),
     "flow-narrow": flow_both,
     "pictures-top": pictures_page_top,
     "deal": lambda: table_picture(middle()),

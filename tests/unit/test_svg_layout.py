@@ -122,6 +122,7 @@ def gallery() -> Iterator[tuple[str, str]]:
             if end.result is not None:
                 yield f"{rules.name} {seed} result", svg.result(end.result, rules=rules)
                 yield f"{rules.name} {seed} result alone", svg.result(end.result)
+                yield f"{rules.name} {seed} result narrow", svg.result(end.result, rules=rules, narrow=True)
     match = cb.Match.start(cb.CAVENDISH, seed=1, deals=3)
     for seed in range(3):
         match = match.record(played_in(match, seed))
@@ -333,6 +334,7 @@ def test_the_narrow_pictures_fit_a_phone_and_read_there() -> None:
         svg.table(mid, narrow=True),
         svg.table(mid.view(1), narrow=True),
         svg.record(end, narrow=True),
+        svg.result(end.result, rules=cb.CALABRESELLA, narrow=True),  # type: ignore[arg-type]
     ):
         root = ET.fromstring(pic)
         width = float((root.get("viewBox") or "").split()[2])

@@ -381,6 +381,7 @@ def result(
     value: Result,
     *,
     rules: Optional[Ruleset] = None,
+    narrow: bool = False,
     scale: float = 1.0,
     theme: str = "light",
     colors: Colors = None,
@@ -389,7 +390,8 @@ def result(
 
     ``rules`` names the sides and the value's base in the ruleset's words
     (Cavendish: the single player, the difference; Calabresella: the
-    declarer, the stake).
+    declarer, the stake). ``narrow=True`` draws it 380 wide (not 620), its
+    lines wrapped, for a phone's screen.
 
     Example:
         >>> import calabrasella as cb
@@ -397,8 +399,10 @@ def result(
         >>> "value 11 = difference 11 x 1" in result(end.result, rules=cb.CAVENDISH)
         True
     """
-    cv = _canvas(620, result_height(value, rules, 600) + 10, theme, colors, "the result of a deal")
-    draw_result(cv, value, rules, 10, 4, 600)
+    width = 380 if narrow else 620
+    height = result_height(value, rules, width - 20) + 10
+    cv = _canvas(width, height, theme, colors, "the result of a deal")
+    draw_result(cv, value, rules, 10, 4, width - 20)
     return cv.svg(scale)
 
 
