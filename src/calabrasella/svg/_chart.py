@@ -87,7 +87,8 @@ def draw_bars(
     )
     for k, (_, value, low, high) in enumerate(bars):
         y = top + pitch * k
-        lines = labels[k]
+        # a label once for its run of bars (one bar per series)
+        lines = labels[k] if k == 0 or bars[k - 1][0] != bars[k][0] else []
         for j, line in enumerate(lines):
             cv.text(left - 8, y + 15 + (j - (len(lines) - 1) / 2) * 13, line, size=11, anchor="end")
         x0, x1 = sorted((px(0), px(value)))
