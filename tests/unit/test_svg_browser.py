@@ -264,6 +264,26 @@ for (const box of document.querySelectorAll('div.pic')) {
             size: parseFloat(t.getAttribute('font-size')) * frame.width / el.viewBox.baseVal.width};
   });
   const tol = 0.5;
+  // the cards (a moved group not inside another) and the count badges (circles r >= 10)
+  const cards = [...el.querySelectorAll('g[transform]')]
+    .filter(g => !g.parentElement.closest('g[transform]')).map(g => g.getBoundingClientRect());
+  const badges = [...el.querySelectorAll('circle')]
+    .filter(c => !c.closest('g[transform]') && parseFloat(c.getAttribute('r')) >= 10)
+    .map(c => c.getBoundingClientRect());
+  const inside = (r, b) => {
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    return b.left <= x && x <= b.right && b.top <= y && y <= b.bottom;
+  };
+  for (const a of rects) {
+    if (badges.some(b => inside(a, b))) { continue; }  // a badge's own number
+    const d = (a.bottom - a.top) * 0.2;
+    for (const c of [...cards, ...badges]) {
+      if (a.left < c.right - 1 && c.left + 1 < a.right && a.top + d < c.bottom - 1 && c.top + 1 < a.bottom - d) {
+        found.push(box.dataset.kind + ': a card or a badge covers ' + JSON.stringify(a.text));
+        break;
+      }
+    }
+  }
   for (let i = 0; i < rects.length; i++) {
     const a = rects[i];
     if (a.left < frame.left - tol || a.right > frame.right + tol || a.top < frame.top - tol
@@ -322,14 +342,17 @@ def labels_in_chromium(
 @pytest.mark.slow
 def test_the_label_check_finds_an_overlap_and_a_label_outside(tmp_path: Path) -> None:
     """The check can fail: "Tricks" written over "seat 0" (the old record's header in DejaVu
-    Sans), and a label running past the picture's edge."""
+    Sans), a label running past the picture's edge, and a card over a label."""
     bad = (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 40" width="200" height="40">'
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 80" width="200" height="80">'
         '<text x="10" y="20" font-size="12" font-weight="bold">Tricks</text>'
         '<text x="40" y="20" font-size="10">seat 0</text>'
-        '<text x="170" y="36" font-size="12">far away</text></svg>'
+        '<text x="170" y="36" font-size="12">far away</text>'
+        '<g transform="translate(100 2)"><rect width="50" height="75"/></g>'
+        '<text x="110" y="30" font-size="11">under</text></svg>'
     )
     found = labels_in_chromium(tmp_path, {"bad": bad}, 1280, "light")
+    assert 'bad: a card or a badge covers "under"' in found
     assert 'bad: "Tricks" overlaps "seat 0"' in found
     assert 'bad: "far away" leaves the picture' in found
 
@@ -342,8 +365,8 @@ def test_no_two_labels_overlap_in_chromium_at_desktop_and_phone_width(
     tmp_path: Path, width: int, theme: str, font: str
 ) -> None:
     """Chromium lays out every kind of picture in a desktop column and in a phone's, light and
-    dark, in DejaVu Sans and in Liberation Sans (Arial's widths): no two labels overlap, none
-    leaves its picture. (The system must have both fonts: Debian's fonts-dejavu-core and
+    dark, in DejaVu Sans and in Liberation Sans (Arial's widths): no two labels overlap, no
+    card or count badge covers a label, none leaves its picture. (The system must have both fonts: Debian's fonts-dejavu-core and
     fonts-liberation, which its chromium package pulls in.)"""
     found = labels_in_chromium(tmp_path, gallery(theme), width, theme, font)
     assert found == [], "\n".join(found[:20])

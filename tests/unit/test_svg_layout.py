@@ -50,9 +50,10 @@ def boxes(picture: str) -> tuple[list[Box], list[Box], float, float]:
     badges: list[Box] = []
 
     def walk(element: ET.Element, moved: bool) -> Iterator[tuple[ET.Element, bool]]:
+        """Each element, and whether it sits inside a moved group (a card's parts)."""
         for child in element:
+            yield child, moved
             inside = moved or (child.tag == f"{NS}g" and "transform" in child.attrib)
-            yield child, inside
             yield from walk(child, inside)
 
     for element, moved in walk(root, False):
@@ -66,6 +67,14 @@ def boxes(picture: str) -> tuple[list[Box], list[Box], float, float]:
             anchor = element.get("text-anchor") or "start"
             x0 = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
             labels.append((x0, y - 0.8 * size, x0 + w, y + 0.22 * size, text))
+        elif element.tag == f"{NS}g" and (element.get("transform") or "").startswith("translate("):
+            # a card: its 50 x 75 face moved and scaled into place
+            found = re.fullmatch(
+                r"translate\(([-\d.]+) ([-\d.]+)\)(?: scale\(([\d.]+)\))?", element.get("transform") or ""
+            )
+            if found:
+                x, y, k = float(found[1]), float(found[2]), float(found[3] or 1)
+                badges.append((x + 1, y + 1, x + 50 * k - 1, y + 75 * k - 1, "card"))
         elif element.tag == f"{NS}circle" and float(element.get("r") or 0) >= 10:
             cx, cy, r = (float(element.get(k) or 0) for k in ("cx", "cy", "r"))
             badges.append((cx - r, cy - r, cx + r, cy + r, "badge"))
@@ -86,11 +95,13 @@ def problems(picture: str) -> list[str]:
         for b in labels[i + 1 :]:
             if overlap(a, b):
                 found.append(f"{a[4]!r} overlaps {b[4]!r}")
+        centre = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2)
+        counts = [b for b in badges if b[4] == "badge"]
+        if any(b[0] <= centre[0] <= b[2] and b[1] <= centre[1] <= b[3] for b in counts):
+            continue  # a badge's own number, on its badge (and on the back under it)
         for badge in badges:
-            centre = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2)
-            own = badge[0] <= centre[0] <= badge[2] and badge[1] <= centre[1] <= badge[3]
-            if overlap(a, badge) and not own:  # the badge's own number sits inside it
-                found.append(f"a count badge covers {a[4]!r}")
+            if overlap(a, badge):
+                found.append(f"a {badge[4] if badge[4] == 'card' else 'count badge'} covers {a[4]!r}")
     return found
 
 

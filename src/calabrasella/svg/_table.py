@@ -366,8 +366,8 @@ def draw_table_narrow(
         _seat_label(cv, sc, seat, 12, y + 13, inner)
         held = sc.hands[seat]
         if held:
-            _row(cv, held, 12, y + 26, inner, 0.6, suits, sc.legal if seat == sc.to_move else _NONE)
-            y += 26 + 45 + 10
+            _row(cv, held, 12, y + 36, inner, 0.6, suits, sc.legal if seat == sc.to_move else _NONE)
+            y += 36 + 45 + 10
         else:
             y += 40
     # the centre: the trick in a row (who played each card under it), then the stock and what is known
@@ -425,13 +425,13 @@ def draw_table_narrow(
             cv,
             sc.hands[bottom],
             12,
-            y + 26,
+            y + 36,
             inner,
             0.9,
             suits,
             sc.legal if bottom == sc.to_move else _NONE,
         )
-        y += 26 + CARD_H * 0.9 + 12
+        y += 36 + CARD_H * 0.9 + 12
     else:
         y += 40
     cv.height = y
