@@ -7,7 +7,8 @@ it when it has loaded (a headless window cannot be narrower than 500 px; a
 frame can). Checked: no table and no code block hides part of itself (wider
 than its box, so cut or scrolled away), and the text of the pictures shown is
 at least 10 px on a desktop and, for the pictures drawn for a phone, 9 px on
-a phone. Uses Debian's ``chromium`` (or ``$CALABRASELLA_CHROMIUM``); skips
+a phone; a deal's twelve tricks take at most 1,600 px (two to a row on a
+phone, not one above another). Uses Debian's ``chromium`` (or ``$CALABRASELLA_CHROMIUM``); skips
 where there is none.
 """
 
@@ -52,6 +53,10 @@ function measure(frame) {
     if (el.getClientRects().length && el.scrollWidth > el.clientWidth + 1) {
       found.push(where + el.tagName.toLowerCase() + " cut: " + el.textContent.trim().slice(0, 60));
     }
+  });
+  doc.querySelectorAll(".cb-tricks").forEach(function (grid) {  // a deal's twelve tricks
+    var tall = grid.getBoundingClientRect().height;
+    if (tall > 1600) { found.push(where + "the tricks stack " + Math.round(tall) + "px high"); }
   });
   var least = width >= 1000 ? 10 : 9;
   doc.querySelectorAll(".cb-picture svg").forEach(function (svg) {
