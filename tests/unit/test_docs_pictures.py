@@ -148,3 +148,39 @@ def test_tables_and_deals_come_in_a_phone_s_layout_too() -> None:
     assert 'viewBox="0 0 400 ' in home  # the narrow table
     css = (DOCS / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     assert re.search(r"@media screen and \(max-width: [\d.]+em\) \{\s*\.cb-wide \{\s*display: none", css)
+
+
+def test_the_svg_reference_shows_each_function_s_picture_and_explains_the_types() -> None:
+    """Under each function of the reference, the picture its example draws; the argument types
+    named in the signatures (Colors, CardsLike, Bar, Plays) are explained on the page."""
+    page = (DOCS / "reference" / "svg.md").read_text(encoding="utf-8")
+    functions = re.findall(r"^::: calabrasella\.svg\.([a-z_]+)$", page, re.M)
+    markers = re.findall(r"^<!-- picture: reference ([a-z_]+) -->$", page, re.M)
+    assert functions and functions == markers
+    assert set(functions) == set(HOOK.svg.__all__) - {"DARK", "LIGHT", "Bar", "Style"}
+    for name in ("Colors", "CardsLike", "Bar", "Plays"):
+        assert re.search(rf"^`{name}`\n:   \S", page, re.M), name
+    assert len(pictures_of("reference/svg.md")) >= len(functions)
+
+
+def test_how_a_deal_goes_is_in_getting_started_with_pictures_for_a_phone() -> None:
+    """The page sits under Getting started, draws the cards, a table, the flow, a trick and a
+    result, and its table and flow come in a phone's layout too."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    started = config[config.index("  - Getting started:") : config.index("  - How-to guides:")]
+    assert "How a deal goes: deal.md" in started
+    markdown, count = HOOK.render((DOCS / "deal.md").read_text(encoding="utf-8"))
+    assert count >= 6
+    assert markdown.count('class="cb-narrow"') >= 3  # the table, the flow, the result
+    assert 'viewBox="0 0 380 ' in markdown  # the narrow flow
+
+
+def test_a_deal_in_pictures_opens_with_a_picture_and_writes_its_files() -> None:
+    """The page shows a picture before its first example, and the example writes the picture
+    to a file as the text says, importing nothing it does not use."""
+    page = (DOCS / "pictures.md").read_text(encoding="utf-8")
+    assert page.index("<!-- picture: pictures-top -->") < page.index("```pycon")
+    first = page[page.index("```pycon") : page.index("```\n", page.index("```pycon") + 8)]
+    assert ".write_text(picture" in first
+    for name in re.findall(r">>> (?:from \S+ )?import (\w+)", first):
+        assert first.count(name) > 1, f"{name} imported and not used"
