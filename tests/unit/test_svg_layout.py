@@ -246,6 +246,9 @@ def test_the_dark_legend_draws_each_suit_on_a_card_s_ground() -> None:
     pic = svg.legend(theme="dark")
     tiles = [e for e in ET.fromstring(pic).iter(f"{NS}rect") if e.get("fill") == svg.DARK["card"]]
     assert len(tiles) == 8
+    for suits in ("italian", "french"):
+        alone = svg.suit("c", suits=suits, theme="dark")
+        assert any(e.get("fill") == svg.DARK["card"] for e in ET.fromstring(alone).iter(f"{NS}rect"))
 
 
 def test_the_flow_is_readable_its_arrows_have_heads_and_it_speaks_the_ruleset_s_words() -> None:

@@ -142,6 +142,8 @@ def suit(
 ) -> str:
     """Return a suit's shape alone, 40 x 40 at scale 1 (``value``: a :class:`~calabrasella.Suit` or its letter).
 
+    With ``theme="dark"`` it sits on a card-coloured tile, so a black suit shows on a dark page.
+
     Example:
         >>> "coins (d)" in suit("d")
         True
@@ -150,6 +152,8 @@ def suit(
 
     s = value if isinstance(value, Suit) else Suit.parse(str(value))
     cv = _canvas(40, 40, theme, colors, f"{s.name.lower()} ({s.letter})")
+    if cv.style.theme == "dark":  # on a card's ground, as the cards are: black suits show
+        cv.add("rect", x=0.5, y=0.5, width=39, height=39, rx=5, fill=cv.style["card"])
     draw_suit(cv, s, 20, 20, 17, check_suits(suits))
     return cv.svg(scale)
 
