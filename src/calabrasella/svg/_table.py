@@ -265,7 +265,7 @@ def draw_table(
         suits,
         sc.legal if bottom == sc.to_move else _NONE,
     )
-    cv.height = label + 26 + CARD_H + 15
+    cv.height = label + 26 + (CARD_H if sc.hands[bottom] else 0) + 15
     felt = Canvas(W, cv.height, s, "")
     felt.add(
         "rect",
