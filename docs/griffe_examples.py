@@ -8,8 +8,9 @@ show the doctests as Python console code. It ends a paragraph that reST
 closes with ``::`` (before a literal block) with one colon. It also turns
 Sphinx roles such as
 ``:class:`State``` into plain code spans, which Markdown would otherwise show
-with the role's name. It changes nothing in docstrings that need none of
-these.
+with the role's name. It leaves out what only doctest needs: the ``...``
+under a traceback's first line (the stack doctest skips) and ``# doctest:``
+directives. It changes nothing in docstrings that need none of these.
 
 ``mkdocs.yml`` loads it by path (``extensions: [docs/griffe_examples.py]``).
 Importing it without griffe installed (as the doctest collection of ``docs/``
@@ -35,6 +36,8 @@ _EXAMPLE_HEADING = re.compile(r"^(?P<indent>[ \t]*)Example:[ \t]*$", re.MULTILIN
 # as code already, and the "::" as it is
 _LITERAL_BLOCK = re.compile(r"(?<=\w)::[ \t]*$", re.MULTILINE)
 _SPHINX_ROLE = re.compile(r":(?:py:)?(?:class|func|meth|data|attr|exc|mod|obj):`~?(?P<name>[^`]+)`")
+_STACK = re.compile(r"^([ \t]*Traceback \(most recent call last\):)\n[ \t]*\.\.\.[ \t]*$", re.MULTILINE)
+_DIRECTIVE = re.compile(r"[ \t]*# doctest: *[+-][A-Z_, +-]+$", re.MULTILINE)
 
 
 class MarkdownDocstrings(Extension):  # type: ignore[misc]
@@ -52,6 +55,7 @@ class MarkdownDocstrings(Extension):  # type: ignore[misc]
             return
         text = _EXAMPLE_HEADING.sub(r"\g<indent>Examples:", docstring.value)
         text = _LITERAL_BLOCK.sub(":", text)
+        text = _DIRECTIVE.sub("", _STACK.sub(r"\1", text))
         docstring.value = _SPHINX_ROLE.sub(r"`\g<name>`", text)
 
 

@@ -68,14 +68,47 @@ def side_by_side(*pictures: str) -> str:
     ) + "</div>"
 
 
+def wide_or_narrow(wide: str, narrow: str) -> str:
+    """Both layouts of a picture; the page's stylesheet shows the narrow one on a phone."""
+    return f'<div class="cb-wide">{full_width(wide)}</div><div class="cb-narrow">{full_width(narrow)}</div>'
+
+
+def table_picture(source: cb.State | cb.View, **options: Any) -> str:
+    """A table as the wide picture, and as the narrow one for a phone."""
+    return wide_or_narrow(svg.table(source, **options), svg.table(source, narrow=True, **options))
+
+
+def record_picture(source: cb.State | cb.Record, **options: Any) -> str:
+    """A record as the wide picture, and as the narrow one for a phone."""
+    return wide_or_narrow(svg.record(source, **options), svg.record(source, narrow=True, **options))
+
+
+def records_page_deal() -> cb.State:
+    """The deal the Records page writes down (Cavendish, dealer 0, seed 7, its first five actions),
+    played to its end by three heuristic bots."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    for text in ["bid stand", "call 3h", "give back 4h", "discard 5s", "done"]:
+        state = cb.apply(state, cb.parse_action(text))
+    bots = [HeuristicBot(7 * 3 + k) for k in range(3)]
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None  # Cavendish has no chance node after the deal
+        state = cb.apply(state, bots[seat].choose(state.view(seat)))
+    return state
+
+
 def full_width(picture: str) -> str:
-    """Let a picture shrink to the page's width (its viewBox keeps the shape)."""
+    """Let a picture shrink to the page's width (its viewBox keeps the shape); a picture already
+    wrapped (both layouts, or several side by side) is left as it is."""
+    if not picture.startswith("<svg "):
+        return picture
     return picture.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
 
 
 def state_and_view() -> str:
     state = middle()
-    return side_by_side(svg.table(state, bottom=state.to_move), svg.table(state.view(state.to_move or 0)))
+    seat = state.to_move or 0
+    return side_by_side(table_picture(state, bottom=seat), table_picture(state.view(seat)))
 
 
 def notebook(part: str) -> str:
@@ -83,23 +116,73 @@ def notebook(part: str) -> str:
     deal = heuristic_deal(cb.CAVENDISH, 11)
     if part == "start":
         record = cb.Record.from_state(deal)
-        return svg.table(next(s for s in record.states() if s.phase is cb.Phase.PLAYING))
+        return table_picture(next(s for s in record.states() if s.phase is cb.Phase.PLAYING))
     if part == "record":
-        return svg.record(deal)
+        return record_picture(deal)
     tricks = [svg.trick(deal, n) for n in range(1, 13)]
-    return '<div style="display:flex;flex-wrap:wrap;gap:0.5em">' + "".join(tricks) + "</div>"
+    return '<div class="cb-tricks">' + "".join(tricks) + "</div>"
+
+
+def _reference_end() -> cb.State:
+    return cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+
+
+def _reference_match() -> cb.Match:
+    match = cb.Match.start(cb.CAVENDISH, seed=1, deals=2)
+    return match.record(cb.rollout(match.next_deal(seed=1), 1))
+
+
+#: The picture each function's example on the svg reference page draws.
+REFERENCE: dict[str, Callable[[], str]] = {
+    "card": lambda: svg.card(cb.Card.parse("3s"), suits="french"),
+    "back": lambda: svg.back(),
+    "suit": lambda: svg.suit("d"),
+    "legend": lambda: svg.legend(),
+    "cards": lambda: svg.cards(cb.CardSet.parse("Ad 3s"), units=True),
+    "trick": lambda: svg.trick([(1, "Kd"), (2, "3d"), (0, "4c")]),
+    "table": lambda: table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)),
+    "record": lambda: record_picture(_reference_end()),
+    "result": lambda: wide_or_narrow(
+        svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+        svg.result(_reference_end().result, rules=cb.CAVENDISH, narrow=True),  # type: ignore[arg-type]
+    ),
+    "match": lambda: svg.match(_reference_match()),
+    "bar_chart": lambda: svg.bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u"),
+    "flow": lambda: svg.flow(cb.CALABRESELLA),
+    "picture": lambda: svg.picture(cb.Card.parse("Ad")),
+}
+
+
+def pictures_page_top() -> str:
+    """The first picture of "A deal in pictures": the table its first example draws."""
+    return table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=11).view(1))
+
+
+def flow_both(rules: str) -> str:
+    """A ruleset's flow, as the wide picture and as the narrow one for a phone."""
+    found = cb.find_ruleset(rules)
+    return wide_or_narrow(svg.flow(found), svg.flow(found, narrow=True))
 
 
 PICTURES: dict[str, Callable[..., str]] = {
-    "deal": lambda: svg.table(middle()),
+    "reference": lambda name: REFERENCE[name](),
+    "quickstart-hand": lambda: svg.cards(cb.new_deal(cb.CALABRESELLA, dealer=0, seed=7).hand(1), spread=0.8),
+    "deal-start": lambda: table_picture(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)),
+    "deal-result": lambda: wide_or_narrow(
+        svg.result(_reference_end().result, rules=cb.CAVENDISH),  # type: ignore[arg-type]
+        svg.result(_reference_end().result, rules=cb.CAVENDISH, narrow=True),  # type: ignore[arg-type]
+    ),
+    "flow-narrow": flow_both,
+    "pictures-top": pictures_page_top,
+    "deal": lambda: table_picture(middle()),
     "card-order": lambda: svg.cards(["3d", "2d", "Ad", "Kd", "Qd", "Jd", "7d", "6d", "5d", "4d"], units=True, spread=0.9),
     "suits": lambda: svg.legend(),
     "trick": lambda: svg.trick([(1, "Kc"), (2, "3c"), (0, "Ad")], players=3),
-    "flow": lambda rules: svg.flow(cb.find_ruleset(rules)),
-    "cappotto": lambda: svg.record(first_with(cb.Bonus.CAPPOTTO), title="Cappotto: one side takes every trick"),
-    "stramazzo": lambda: svg.record(first_with(cb.Bonus.STRAMAZZO), title="Stramazzo: the losers make no point"),
+    "flow": lambda rules: flow_both(rules),
+    "cappotto": lambda: record_picture(first_with(cb.Bonus.CAPPOTTO), title="Cappotto: one side takes every trick"),
+    "stramazzo": lambda: record_picture(first_with(cb.Bonus.STRAMAZZO), title="Stramazzo: the losers make no point"),
     "state-and-view": state_and_view,
-    "record": lambda: svg.record(cb.Record.from_state(heuristic_deal(cb.CAVENDISH, 7))),
+    "record": lambda: record_picture(cb.Record.from_state(records_page_deal())),
     "notebook": notebook,
 }
 
@@ -137,6 +220,7 @@ def chart(markdown: str, at: int, title: str, unit: str, rows: str = "", columns
     head, *body = table_above(markdown, at)
     wanted = [int(c) for c in columns.split(",")] if columns else range(1, len(head))
     bars: list[svg.Bar] = []
+    series: list[str] = []
     for row in body:
         if rows and rows not in row[0]:
             continue
@@ -144,9 +228,9 @@ def chart(markdown: str, at: int, title: str, unit: str, rows: str = "", columns
             parsed = _cell(row[c])
             if parsed is not None:
                 label = row[0].replace("`", "").replace(f", {rows}", "").replace(f" {rows}", "")
-                label = label if len(label) <= 30 else label[:29] + "…"
-                bars.append((label + (f" ({head[c]})" if len(wanted) > 1 else ""), *parsed))
-    return svg.bar_chart(bars, title=title, unit=unit)
+                bars.append((label, *parsed))
+                series.append(head[c])
+    return svg.bar_chart(bars, title=title, unit=unit, series=series)
 
 
 def draw(spec: str, markdown: str = "", at: int = 0) -> str:
@@ -179,7 +263,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 def readme_picture() -> str:
     """The README's deal picture (``docs/images/deal.svg``)."""
-    return PICTURES["deal"]() + "\n"
+    return svg.table(middle()) + "\n"
 
 
 if __name__ == "__main__":

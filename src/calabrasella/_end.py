@@ -9,7 +9,7 @@ from ._memo import LARGEST, keep
 from .actions import Revoke
 from .phases import OVER
 from .rulesets.base import PLAY_TABLE, Ruleset
-from .rulesets.steps import CallStep
+from .rulesets.steps import forget_callable
 from .scoring import Result, make_tally
 from .state import State
 
@@ -35,7 +35,7 @@ def forget(state: State) -> None:
     same question twice in two ways.
     """
     _SCORES.clear()
-    CallStep.forget()
+    forget_callable()
     here = state._auction
     if here is not None:
         here.children.clear()

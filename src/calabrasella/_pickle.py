@@ -58,9 +58,7 @@ from .places import MoveRecord
 from .rulesets import find_ruleset
 from .rulesets import ruleset_class as registered_ruleset
 from .rulesets.base import Ruleset
-from .rulesets.steps import DrawStep, Exchange, RaiseStep
-
-_draw_of = DrawStep.outcome
+from .rulesets.steps import Exchange, draw_outcome, raised_plan
 
 __all__ = [
     "CONTRACTS",
@@ -227,7 +225,7 @@ def decode_actions(data: bytes, extras: tuple[Any, ...]) -> list[Action]:
     if extras:
         kept = iter(extras)
         acts = [
-            _draw_of(next(kept)) if a is _DRAW_MARK else _custom_action(next(kept)) if a is _CUSTOM_MARK else a
+            draw_outcome(next(kept)) if a is _DRAW_MARK else _custom_action(next(kept)) if a is _CUSTOM_MARK else a
             for a in acts
         ]
     return acts
@@ -315,7 +313,7 @@ def _plan_code(rules: Ruleset, ex: Exchange) -> Any:
             at = 0
             while at < len(base) and plan[at] == base[at]:
                 at += 1
-            if plan == RaiseStep.raised(base, at, extra):
+            if plan == raised_plan(base, at, extra):
                 return (1, at)
     except Exception:  # hooks that refuse: keep the plan itself
         pass
@@ -329,7 +327,7 @@ def _plan_of(rules: Ruleset, contract: Contract, modifier: Modifier | None, code
     if type(code) is tuple and len(code) == 2 and code[0] == 1 and type(code[1]) is int:
         base = rules.exchange_plan(contract)
         at = code[1]
-        return RaiseStep.raised(base, at, rules.raise_plan(modifier))  # type: ignore[arg-type]
+        return raised_plan(base, at, rules.raise_plan(modifier))  # type: ignore[arg-type]
     return code
 
 

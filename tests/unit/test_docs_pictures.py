@@ -107,3 +107,80 @@ def test_the_readme_deal_picture_is_what_the_generator_draws_now() -> None:
     committed = (DOCS / "images" / "deal.svg").read_text(encoding="utf-8")
     assert committed == HOOK.readme_picture(), "run: python docs/hooks/pictures.py"
     assert "docs/images/deal.svg" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_records_page_draws_the_deal_it_writes_down() -> None:
+    """The Records page's picture is its own record's deal (Cavendish, dealer 0, seed 7, the same
+    first five actions), played on: not another seed's deal with another dealer."""
+    import calabrasella as cb
+
+    state = HOOK.records_page_deal()
+    written = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    assert state.deal == written.deal and state.dealer == 0
+    assert [str(a) for _, a in state.history[:5]] == [
+        "bid stand",
+        "call 3h",
+        "give back 4h",
+        "discard 5s",
+        "done",
+    ]
+    picture = pictures_of("records.md")[0]
+    assert "Calabrasella (Cavendish): seat 0 deals" in picture
+    assert "seat 1: bid stand" in picture and "seat 1: call 3h" in picture  # seat 1 is eldest
+
+
+def test_a_chart_colours_the_table_s_columns_and_keeps_its_labels_whole() -> None:
+    """Two columns of figures are two series with a key; a long row label is not cut to "…"."""
+    label = "`rollout` from the first state of a Cavendish deal, ratio to the floor"
+    page = f"| what | 0.1.0 | now |\n|---|---|---|\n| {label} | 0.23 | 0.36-0.37 |\n| b | 0.2 | 0.3 |\n\n"
+    markdown, _ = HOOK.render(page + '<!-- picture: chart title="t" unit="u" -->\n')
+    assert "…" not in markdown
+    assert ">0.1.0</text>" in markdown and ">now</text>" in markdown
+    fills = re.findall(r'<rect [^>]*height="16" fill="([^"]+)"', markdown)
+    assert fills[0] == fills[2] and fills[1] == fills[3] and fills[0] != fills[1]
+
+
+def test_tables_and_deals_come_in_a_phone_s_layout_too() -> None:
+    """The home page's table and the rules page's deals are drawn wide and narrow, and the
+    stylesheet shows the narrow ones on a phone."""
+    home = HOOK.render((DOCS / "index.md").read_text(encoding="utf-8"))[0]
+    assert 'class="cb-wide"' in home and 'class="cb-narrow"' in home
+    assert 'viewBox="0 0 400 ' in home  # the narrow table
+    css = (DOCS / "stylesheets" / "extra.css").read_text(encoding="utf-8")
+    assert re.search(r"@media screen and \(max-width: [\d.]+em\) \{\s*\.cb-wide \{\s*display: none", css)
+
+
+def test_the_svg_reference_shows_each_function_s_picture_and_explains_the_types() -> None:
+    """Under each function of the reference, the picture its example draws; the argument types
+    named in the signatures (Colors, CardsLike, Bar, Plays) are explained on the page."""
+    page = (DOCS / "reference" / "svg.md").read_text(encoding="utf-8")
+    functions = re.findall(r"^::: calabrasella\.svg\.([a-z_]+)$", page, re.M)
+    markers = re.findall(r"^<!-- picture: reference ([a-z_]+) -->$", page, re.M)
+    assert functions and functions == markers
+    assert set(functions) == set(HOOK.svg.__all__) - {"DARK", "LIGHT", "Bar", "Style"}
+    for name in ("Colors", "CardsLike", "Bar", "Plays"):
+        assert re.search(rf"^`{name}`\n:   \S", page, re.M), name
+    assert len(pictures_of("reference/svg.md")) >= len(functions)
+
+
+def test_how_a_deal_goes_is_in_getting_started_with_pictures_for_a_phone() -> None:
+    """The page sits under Getting started, draws the cards, a table, the flow, a trick and a
+    result, and its table and flow come in a phone's layout too."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    started = config[config.index("  - Getting started:") : config.index("  - How-to guides:")]
+    assert "How a deal goes: deal.md" in started
+    markdown, count = HOOK.render((DOCS / "deal.md").read_text(encoding="utf-8"))
+    assert count >= 6
+    assert markdown.count('class="cb-narrow"') >= 3  # the table, the flow, the result
+    assert 'viewBox="0 0 380 ' in markdown  # the narrow flow
+
+
+def test_a_deal_in_pictures_opens_with_a_picture_and_writes_its_files() -> None:
+    """The page shows a picture before its first example, and the example writes the picture
+    to a file as the text says, importing nothing it does not use."""
+    page = (DOCS / "pictures.md").read_text(encoding="utf-8")
+    assert page.index("<!-- picture: pictures-top -->") < page.index("```pycon")
+    first = page[page.index("```pycon") : page.index("```\n", page.index("```pycon") + 8)]
+    assert ".write_text(picture" in first
+    for name in re.findall(r">>> (?:from \S+ )?import (\w+)", first):
+        assert first.count(name) > 1, f"{name} imported and not used"

@@ -229,3 +229,54 @@ def test_the_reference_writes_optional_and_union_one_way(site: Path) -> None:
     text = re.sub(r"<[^>]+>", "", reference(site))
     assert "Optional[" not in text and "Union[" not in text
     assert "deals: int | None = None" in text  # Match's constructor, written Optional[int] in the source
+
+
+def test_no_doctest_directive_or_elided_output_is_shown(site: Path) -> None:
+    """A reader sees no "# doctest:" directive, no "..." under a traceback's first line and
+    no "..." as a line of output: a page shows the real output, or says lines are left out."""
+    found = []
+    for page in pages(site):
+        html = page.read_text("utf-8")
+        if "doctest:" in html or '<span class="go">...</span>' in html:
+            found.append(str(page.relative_to(site)))
+        if re.search(r"Traceback \(most recent call last\):</span>\s*<span[^>]*>\.\.\.<", html):
+            found.append(str(page.relative_to(site)) + " (a traceback's ...)")
+    assert found == []
+
+
+#: what a user's page must not hold: the project's own history and internals
+HISTORY = re.compile(
+    r"\bissue \d+|\bthe issue\b|session that|\bcommit [0-9a-f]{6,}|\bat commit\b|"
+    r"_solver_moves|\bthe target of\b|\| now \||\bthe branch that\b",
+    re.IGNORECASE,
+)
+
+
+def test_the_pages_speak_to_users_not_of_the_project_s_history() -> None:
+    """No issue numbers, sessions, commits, private modules, internal targets or a "now" column
+    in docs/ (the history is in benchmarks/README.md and the changelog)."""
+    found = [
+        f"{path.relative_to(DOCS)}:{n}: {line.strip()[:80]}"
+        for path in sorted(DOCS.rglob("*.md"))
+        if path.name != "changelog.md"
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if HISTORY.search(line)
+    ]
+    assert found == []
+
+
+def test_no_table_starts_with_an_empty_header_row() -> None:
+    """A table's first row names its columns; an empty one shows as a blank bar."""
+    empty = re.compile(r"^\|(\s*\|)+\s*\n\|\s*-", re.MULTILINE)
+    found = [str(p.relative_to(DOCS)) for p in sorted(DOCS.rglob("*.md")) if empty.search(p.read_text("utf-8"))]
+    assert found == []
+
+
+def test_the_names_agree() -> None:
+    """The OpenSpiel page is about both games; the docs' variants are named with underscores, as
+    the built-in rulesets are; the glossary links a term, not a source path."""
+    openspiel = (DOCS / "openspiel.md").read_text(encoding="utf-8")
+    assert openspiel.splitlines()[0] == "# OpenSpiel: IS-MCTS on both games"
+    names = re.findall(r'name(?:: ClassVar\[str\])? = "([^"]+)"', (DOCS / "variants.md").read_text("utf-8"))
+    assert names and all(re.fullmatch(r"[a-z_]+", n) for n in names), names
+    assert "glossary.md#" not in (DOCS / "glossary.md").read_text(encoding="utf-8")

@@ -149,8 +149,27 @@ def test_the_seats_sit_round_the_table_in_turn_order_either_way() -> None:
     assert svg._table.slots(3, 0, "left") == {0: "bottom", 1: "left", 2: "right"}
     assert svg._table.slots(3, 0, "right") == {0: "bottom", 1: "right", 2: "left"}
     assert svg._table.slots(4, 2, "left") == {2: "bottom", 3: "left", 0: "top", 1: "right"}
-    assert "passes to the left" in svg.table(played(cb.CAVENDISH, 1, 0))
-    assert "passes to the right" in svg.table(played(cb.CALABRESELLA, 1, 0))
+    def first_card(rules: cb.Ruleset) -> cb.State:
+        state = played(rules, 1, None)
+        return next(s for s in cb.Record.from_state(state).states() if len(s.trick) == 1)
+
+    assert "passes to the left" in svg.table(first_card(cb.CAVENDISH))
+    assert "passes to the right" in svg.table(first_card(cb.CALABRESELLA))
+
+
+def test_the_way_round_is_drawn_by_the_cards_on_the_table_only() -> None:
+    """No "play passes" arrow in the auction; while a trick is on the table its words sit
+    at the arrow's tail, not a card's height below it (item 11)."""
+    assert "passes to the" not in svg.table(played(cb.CAVENDISH, 1, 0))
+    state = next(
+        s for s in cb.Record.from_state(played(cb.CAVENDISH, 1, None)).states() if len(s.trick) == 2
+    )
+    root = parse(svg.table(state))
+    path = next(e for e in root.iter(f"{NS}path") if e.get("opacity") == "0.8")  # the arrow
+    start_x, start_y = (float(v) for v in (path.get("d") or "").split()[1].split(","))
+    words = next(e for e in root.iter(f"{NS}text") if "passes to the" in (e.text or ""))
+    assert abs(float(words.get("y") or 0) - start_y) < 12
+    assert abs(float(words.get("x") or 0) - start_x) < 12
 
 
 def test_a_trick_rings_its_winner_and_counts_its_units() -> None:
@@ -172,7 +191,9 @@ def test_the_deal_summary_lists_the_auction_and_every_trick() -> None:
     for seat, action in end.history:
         if not isinstance(action, cb.Play):
             assert f"seat {seat}: {action}" in pic
-    assert pic.count("units</text>") >= (12 if not end.result.void else 0)  # type: ignore[union-attr]
+    rows = re.findall(r">seat \d: (\d+) units?</text>", pic)
+    assert len(rows) == (12 if not end.result.void else 0)  # type: ignore[union-attr]
+    assert all((n == "1") == (f"{n} unit<" in pic) for n in rows if n == "1")
     assert svg.record(cb.Record.from_state(end)) == pic
 
 
@@ -242,7 +263,10 @@ def test_bottom_and_direction_can_be_chosen_and_are_checked() -> None:
     """Another seat at the bottom, play drawn the other way round; a bad seat or way is refused."""
     state = played(cb.CAVENDISH, 1, 0)
     assert "seat 2 (you)" in svg.table(state.view(2)) and "(you)" not in svg.table(state, bottom=2)
-    assert "passes to the right" in svg.table(state, direction="right")
+    playing = next(
+        s for s in cb.Record.from_state(played(cb.CAVENDISH, 1, None)).states() if s.trick
+    )
+    assert "passes to the right" in svg.table(playing, direction="right")
     with pytest.raises(ValueError, match="bottom=3"):
         svg.table(state, bottom=3)
     with pytest.raises(ValueError, match="direction="):

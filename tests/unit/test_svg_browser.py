@@ -62,35 +62,50 @@ def played(rules: cb.Ruleset, seed: int, steps: int | None = None) -> cb.State:
     return state
 
 
-def gallery() -> dict[str, str]:
-    """One of each kind of picture, and a few options."""
+def gallery(theme: str = "light") -> dict[str, str]:
+    """One of each kind of picture, and a few options, in ``theme``."""
     mid = played(cb.CALABRESELLA, 3, 22)
     end = played(cb.CAVENDISH, 4)
+    last = next(s for s in cb.Record.from_state(end).states() if s.tricks_played == 11 and s.trick)
+    four = played(cb.Cavendish(players=4), 5, 30)
     match = cb.Match.start(cb.CAVENDISH, seed=1, deals=3)
     for seed in range(3):
         match = match.record(_next(match, seed))
+    t = theme
     return {
-        "card": svg.card("Ad"),
-        "card-french-dark": svg.card("Qh", suits="french", theme="dark"),
-        "back": svg.back(),
-        "suit": svg.suit("s"),
-        "legend": svg.legend(),
-        "cards": svg.cards(cb.CardSet.parse("3d 2d Ad Kd Qd Jd 7d 6d 5d 4d"), units=True),
-        "trick": svg.trick(end, 12),
-        "table-state": svg.table(mid),
-        "table-view": svg.table(mid.view(1)),
-        "table-four": svg.table(played(cb.Cavendish(players=4), 5, 30).view(2), suits="french"),
-        "table-over": svg.table(end.view(0), theme="dark"),
-        "record": svg.record(end),
-        "result": svg.result(end.result, rules=end.rules),  # type: ignore[arg-type]
-        "match": svg.match(match),
+        "card": svg.card("Ad", theme=t),
+        "card-french": svg.card("Qh", suits="french", theme=t),
+        "back": svg.back(theme=t),
+        "suit": svg.suit("s", theme=t),
+        "legend": svg.legend(theme=t),
+        "cards": svg.cards(cb.CardSet.parse("3d 2d Ad Kd Qd Jd 7d 6d 5d 4d"), units=True, theme=t),
+        "trick": svg.trick(end, 12, theme=t),
+        "trick-four": svg.trick(four, theme=t),
+        "table-state": svg.table(mid, theme=t),
+        "table-view": svg.table(mid.view(1), theme=t),
+        "table-narrow": svg.table(mid.view(1), narrow=True, theme=t),
+        "table-four": svg.table(four.view(2), suits="french", theme=t),
+        "table-last-trick": svg.table(last, theme=t),
+        "table-over": svg.table(end.view(0), theme=t),
+        "record": svg.record(end, theme=t),
+        "record-narrow": svg.record(end, narrow=True, theme=t),
+        "result": svg.result(end.result, rules=end.rules, theme=t),  # type: ignore[arg-type]
+        "match": svg.match(match, theme=t),
         "bar-chart": svg.bar_chart(
-            [("Cavendish", 19.65, 18.24, 21.06), ("Calabresella", 5.86, 5.4, 6.31)],
+            [
+                ("Cavendish", 19.65, 18.24, 21.06),
+                ("Calabresella", 5.86, 5.4, 6.31),
+                ("apply_action through the whole deal, per action", 3.1, 2.9, 3.3),
+                ("apply_action through the whole deal, per action", 2.0, 1.9, 2.2),
+            ],
             title="Mean payment per deal",
             unit="units",
+            series=["before", "before", "before", "after"],
+            theme=t,
         ),
-        "flow-cavendish": svg.flow(cb.CAVENDISH),
-        "flow-calabresella": svg.flow(cb.CALABRESELLA),
+        "flow-cavendish": svg.flow(cb.CAVENDISH, theme=t),
+        "flow-calabresella": svg.flow(cb.CALABRESELLA, theme=t),
+        "flow-narrow": svg.flow(cb.CALABRESELLA, narrow=True, theme=t),
     }
 
 
@@ -234,3 +249,127 @@ def test_every_kind_of_picture_renders_inside_the_page_in_chromium(tmp_path: Pat
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / shot.name)
         shutil.copy(page, Path(keep) / page.name)
+
+
+#: The labels' boxes as Chromium lays them out in its own fonts: each picture's
+#: text outside the cards (a card's index sits in a moved group), every pair
+#: that overlaps by more than half a pixel, and any label outside its picture.
+LABELS = """
+<script>
+const found = [];
+for (const box of document.querySelectorAll('div.pic')) {
+  const el = box.querySelector('svg');
+  const frame = el.getBoundingClientRect();
+  const texts = [...el.querySelectorAll('text')].filter(t => !t.closest('g[transform]'));
+  const rects = texts.map(t => {
+    const r = t.getBoundingClientRect();
+    return {text: t.textContent, left: r.left, top: r.top, right: r.right, bottom: r.bottom,
+            size: parseFloat(t.getAttribute('font-size')) * frame.width / el.viewBox.baseVal.width};
+  });
+  const tol = 0.5;
+  // the cards (a moved group not inside another) and the count badges (circles r >= 10)
+  const cards = [...el.querySelectorAll('g[transform]')]
+    .filter(g => !g.parentElement.closest('g[transform]')).map(g => g.getBoundingClientRect());
+  const badges = [...el.querySelectorAll('circle')]
+    .filter(c => !c.closest('g[transform]') && parseFloat(c.getAttribute('r')) >= 10)
+    .map(c => c.getBoundingClientRect());
+  const inside = (r, b) => {
+    const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+    return b.left <= x && x <= b.right && b.top <= y && y <= b.bottom;
+  };
+  for (const a of rects) {
+    if (badges.some(b => inside(a, b))) { continue; }  // a badge's own number
+    const d = (a.bottom - a.top) * 0.2;
+    for (const c of [...cards, ...badges]) {
+      if (a.left < c.right - 1 && c.left + 1 < a.right && a.top + d < c.bottom - 1 && c.top + 1 < a.bottom - d) {
+        found.push(box.dataset.kind + ': a card or a badge covers ' + JSON.stringify(a.text));
+        break;
+      }
+    }
+  }
+  for (let i = 0; i < rects.length; i++) {
+    const a = rects[i];
+    if (a.left < frame.left - tol || a.right > frame.right + tol || a.top < frame.top - tol
+        || a.bottom > frame.bottom + tol) {
+      found.push(box.dataset.kind + ': ' + JSON.stringify(a.text) + ' leaves the picture');
+    }
+    for (let j = i + 1; j < rects.length; j++) {
+      const b = rects[j];
+      // glyph boxes: the font's ascent and descent; shrink each by a fifth of its height
+      const da = (a.bottom - a.top) * 0.2, db = (b.bottom - b.top) * 0.2;
+      if (a.left < b.right - tol && b.left < a.right - tol
+          && a.top + da < b.bottom - db - tol && b.top + db < a.bottom - da - tol) {
+        found.push(box.dataset.kind + ': ' + JSON.stringify(a.text) + ' overlaps ' + JSON.stringify(b.text));
+      }
+    }
+  }
+}
+document.getElementById('boxes').textContent = JSON.stringify(found);
+</script>
+"""
+
+
+def labelled_page(pictures: dict[str, str], width: int, theme: str, font: str = "") -> str:
+    """The pictures in a column ``width`` pixels wide (each shrinks to it), on a light or dark
+    page, their text in ``font`` (the browser's sans-serif by default)."""
+    body = "".join(
+        f'<div class="pic" data-kind="{html.escape(kind)}">'
+        + picture.replace("<svg ", '<svg style="max-width:100%;height:auto;display:block" ', 1)
+        + "</div>"
+        for kind, picture in pictures.items()
+    )
+    ground, ink = ("#fff", "#1d1d1f") if theme == "light" else ("#1e2129", "#e6e6e6")
+    style = (
+        f"body{{margin:0;background:{ground};color:{ink}}}"
+        f".col{{width:{width}px;padding:0 16px;box-sizing:border-box}} .pic{{margin:12px 0}}"
+        + (f"svg, svg text{{font-family:'{font}' !important}}" if font else "")
+    )
+    return (
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{style}</style></head><body>"
+        f"<div class='col'>{body}</div><pre id='boxes'></pre>{LABELS}</body></html>"
+    )
+
+
+def labels_in_chromium(
+    tmp_path: Path, pictures: dict[str, str], width: int, theme: str, font: str = ""
+) -> list[str]:
+    page = tmp_path / f"labels-{width}-{theme}.html"
+    page.write_text(labelled_page(pictures, width, theme, font), encoding="utf-8")
+    dom = run_browser("--dump-dom", "--virtual-time-budget=3000", page.as_uri())
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    text = dom.stdout[dom.stdout.index('<pre id="boxes">') + 16 :]
+    found: list[str] = json.loads(html.unescape(text[: text.index("</pre>")]))
+    return found
+
+
+@pytest.mark.slow
+def test_the_label_check_finds_an_overlap_and_a_label_outside(tmp_path: Path) -> None:
+    """The check can fail: "Tricks" written over "seat 0" (the old record's header in DejaVu
+    Sans), a label running past the picture's edge, and a card over a label."""
+    bad = (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 80" width="200" height="80">'
+        '<text x="10" y="20" font-size="12" font-weight="bold">Tricks</text>'
+        '<text x="40" y="20" font-size="10">seat 0</text>'
+        '<text x="170" y="36" font-size="12">far away</text>'
+        '<g transform="translate(100 2)"><rect width="50" height="75"/></g>'
+        '<text x="110" y="30" font-size="11">under</text></svg>'
+    )
+    found = labels_in_chromium(tmp_path, {"bad": bad}, 1280, "light")
+    assert 'bad: a card or a badge covers "under"' in found
+    assert 'bad: "Tricks" overlaps "seat 0"' in found
+    assert 'bad: "far away" leaves the picture' in found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("font", ["DejaVu Sans", "Liberation Sans"])
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_two_labels_overlap_in_chromium_at_desktop_and_phone_width(
+    tmp_path: Path, width: int, theme: str, font: str
+) -> None:
+    """Chromium lays out every kind of picture in a desktop column and in a phone's, light and
+    dark, in DejaVu Sans and in Liberation Sans (Arial's widths): no two labels overlap, no
+    card or count badge covers a label, none leaves its picture. (The system must have both fonts: Debian's fonts-dejavu-core and
+    fonts-liberation, which its chromium package pulls in.)"""
+    found = labels_in_chromium(tmp_path, gallery(theme), width, theme, font)
+    assert found == [], "\n".join(found[:20])

@@ -92,6 +92,9 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         if render_mode not in (None, "ansi", "svg"):
             raise ValueError(f"render_mode={render_mode!r}: expected None, 'ansi' or 'svg'")
         self.rules: Ruleset = rules
+        # each game its own name (PettingZoo's "<name>_v<version>"): cavendish_v0,
+        # calabresella_v0; the instance's own copy, the class's left as it is
+        self.__dict__["metadata"] = {**type(self).metadata, "name": f"{rules.name}_v0"}
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(rules.players)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}

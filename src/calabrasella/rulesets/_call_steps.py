@@ -65,11 +65,6 @@ class CallStep(Step):
 
     phase: ClassVar[Phase] = Phase.CALLING
 
-    @staticmethod
-    def forget() -> None:
-        """Drop the remembered answers of ``callable_cards`` (the next call asks the hook)."""
-        forget_callable()
-
     def start(self, work: Work) -> bool:
         """Ask the declarer, unless nothing can be called."""
         return bool(_callable(work)) and work.ask(work.declarer, Phase.CALLING)

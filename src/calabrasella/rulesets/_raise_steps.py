@@ -30,6 +30,12 @@ from ._step_tools import (
 from .protocol import Role, Step, Work, put, wrong_kind
 
 
+def raised_plan(plan: tuple[Step, ...], at: int, extra: tuple[Step, ...]) -> tuple[Step, ...]:
+    """Return ``plan`` with a raise's steps ``extra`` inserted at ``at`` (after the raise):
+    what a raise does to the plan, and how a pickle finds a raised plan again."""
+    return (*plan[:at], *extra, *plan[at:])
+
+
 @attrs.frozen
 class RaiseStep(Step):
     """The declarer may raise with one of ``choices`` (the ruleset's ``raise_plan`` then
@@ -38,11 +44,6 @@ class RaiseStep(Step):
     phase: ClassVar[Phase] = Phase.RAISING
 
     choices: tuple[Modifier, ...] = attrs.field(validator=_choices)
-
-    @staticmethod
-    def raised(plan: tuple[Step, ...], at: int, extra: tuple[Step, ...]) -> tuple[Step, ...]:
-        """Return ``plan`` with a raise's steps ``extra`` inserted at ``at`` (after the raise)."""
-        return (*plan[:at], *extra, *plan[at:])
 
     def start(self, work: Work) -> bool:
         """Ask the declarer."""
@@ -64,7 +65,7 @@ class RaiseStep(Step):
                     action, f"{work.rules.name} does not allow {modifier.value}"
                 )
             work.modifier = modifier
-            work.plan = self.raised(work.plan, work.step + 1, work.rules.raise_plan(modifier))
+            work.plan = raised_plan(work.plan, work.step + 1, work.rules.raise_plan(modifier))
         work.entries.append((work.declarer, action))
         return True
 
@@ -73,6 +74,12 @@ class RaiseStep(Step):
 # the engine shares its card actions); the last 2,048, oldest dropped first.
 _DRAWS: dict[int, Draw] = {}
 _DRAWS_SIZE = LARGEST
+
+
+def draw_outcome(mask: int) -> Draw:
+    """Return the chance outcome of drawing the cards of ``mask``: one ``Draw`` a mask,
+    shared, as the engine shares its card actions."""
+    return _draw(mask)
 
 
 def _draw(mask: int) -> Draw:
@@ -108,12 +115,6 @@ class DrawStep(Step):
                 work._move(stock, _STOCK, seat, 1 << seat, _drew(work, stock), seat, True)
             return False
         return self.count > 0 and work.ask(None, Phase.DRAWING)
-
-    @staticmethod
-    def outcome(cards: int) -> Draw:
-        """Return the chance outcome of drawing ``cards`` (a mask): one ``Draw`` a mask,
-        shared, as the engine shares its card actions."""
-        return _draw(cards)
 
     def legal_actions(self, work: Work) -> tuple[Action, ...]:
         """Every ``count`` cards of the stock, equally likely, ordered by their masks."""

@@ -36,17 +36,25 @@ from ..cards import Card, CardSet
 from ..match import Match
 from ..records import Record
 from ..rulesets import Ruleset
-from ..scoring import Result
+from ..scoring import Result, plural
 from ..state import State
 from ..views import View
 from ._cards import CARD_H, CARD_W, check_suits, draw_back, draw_card, draw_suit
-from ._chart import Bar, draw_bars, draw_flow, flow_rows, flow_size
-from ._deal import RECORD_W, draw_match, draw_record, draw_result, record_height
+from ._chart import Bar, bars_height, draw_bars, draw_flow, flow_rows, flow_size
+from ._deal import (
+    RECORD_NARROW_W,
+    RECORD_W,
+    draw_match,
+    draw_record,
+    draw_result,
+    record_height,
+    result_height,
+)
 from ._doc import DARK, LIGHT, Canvas, Style
 from ._scene import Trick, direction_of, scene, trick_winner, tricks_of
+from ._table import NARROW_W, draw_table, draw_table_narrow, draw_trick, slots
 from ._table import H as TABLE_H
 from ._table import W as TABLE_W
-from ._table import draw_table, draw_trick, slots
 
 __all__ = [
     "DARK",
@@ -68,9 +76,14 @@ __all__ = [
     "trick",
 ]
 
+#: Colours to replace, by name: ``{"felt": "#234", "bar": "teal"}`` (the names are
+#: the keys of :data:`LIGHT`; a value is any SVG colour); ``None`` keeps the theme's.
 Colors = Optional[Mapping[str, str]]
+#: Cards in any of the library's forms: a :class:`~calabrasella.CardSet`, a text
+#: of codes (``"Ad 3s Kc"``), or cards and codes in the order to draw them.
 CardsLike = Union[CardSet, str, Iterable[Union[Card, str]]]
-#: A trick given by hand: ``(seat, card)`` pairs from the leader's (cards or their codes).
+#: A trick given by hand: ``(seat, card)`` pairs from the leader's (cards or their codes),
+#: ``[(1, "Kd"), (2, "3d"), (0, "4c")]``.
 Plays = Sequence[tuple[int, Union[Card, str]]]
 
 
@@ -108,7 +121,12 @@ def card(
 
 
 def back(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
-    """Return a face-down card (its back), 50 x 75 at scale 1."""
+    """Return a face-down card (its back), 50 x 75 at scale 1.
+
+    Example:
+        >>> back().count("a face-down card")
+        2
+    """
     cv = _canvas(CARD_W, CARD_H, theme, colors, "a face-down card")
     draw_back(cv, 0, 0)
     return cv.svg(scale)
@@ -122,11 +140,20 @@ def suit(
     theme: str = "light",
     colors: Colors = None,
 ) -> str:
-    """Return a suit's shape alone, 40 x 40 at scale 1 (``value``: a :class:`~calabrasella.Suit` or its letter)."""
+    """Return a suit's shape alone, 40 x 40 at scale 1 (``value``: a :class:`~calabrasella.Suit` or its letter).
+
+    With ``theme="dark"`` it sits on a card-coloured tile, so a black suit shows on a dark page.
+
+    Example:
+        >>> "coins (d)" in suit("d")
+        True
+    """
     from ..suits import Suit
 
     s = value if isinstance(value, Suit) else Suit.parse(str(value))
     cv = _canvas(40, 40, theme, colors, f"{s.name.lower()} ({s.letter})")
+    if cv.style.theme == "dark":  # on a card's ground, as the cards are: black suits show
+        cv.add("rect", x=0.5, y=0.5, width=39, height=39, rx=5, fill=cv.style["card"])
     draw_suit(cv, s, 20, 20, 17, check_suits(suits))
     return cv.svg(scale)
 
@@ -145,6 +172,18 @@ def legend(*, scale: float = 1.0, theme: str = "light", colors: Colors = None) -
         cv.text(x, 16, word, size=10, color="muted", anchor="middle")
     for k, s in enumerate(Suit):
         y = 30 + k * 46
+        for x in (30, 80):  # each shape on a card's ground, so it reads on a dark page too
+            cv.add(
+                "rect",
+                x=x - 21,
+                y=y,
+                width=42,
+                height=40,
+                rx=5,
+                fill=cv.style["card"],
+                stroke=cv.style["card_edge"],
+                stroke_width=0.8,
+            )
         draw_suit(cv, s, 30, y + 20, 17, "italian")
         draw_suit(cv, s, 80, y + 20, 15, "french")
         cv.text(112, y + 27, s.letter, size=20, weight="bold")
@@ -234,28 +273,36 @@ def trick(
     n = players or n
     way = direction or way
     places = slots(n, seat if bottom is None else bottom, way)
-    cv = _canvas(260, 230, theme, colors, f"trick {t.number}" if t.number else "a trick")
-    cv.add("rect", x=1, y=1, width=258, height=228, rx=14, fill=cv.style["felt"])
-    draw_trick(cv, t, places, 130, 118, check_suits(suits))
+    cv = _canvas(260, 236, theme, colors, f"trick {t.number}" if t.number else "a trick")
+    cv.add("rect", x=1, y=1, width=258, height=234, rx=14, fill=cv.style["felt"])
+    draw_trick(cv, t, places, 130, 112, check_suits(suits))
+    leader = t.plays[0][0] if t.plays else None
     for seat, place in places.items():
         x, y, anchor = {
-            "bottom": (130, 222, "middle"),
+            "bottom": (130, 200, "middle"),
             "left": (8, 40, "start"),
             "right": (252, 40, "end"),
-            "top": (130, 16, "middle"),
+            "top": (158, 18, "start"),
         }[place]
-        cv.text(x, y, f"seat {seat}", size=11, color="on_felt", anchor=anchor)
+        led = " · led" if seat == leader else ""
+        cv.text(x, y, f"seat {seat}{led}", size=11, color="on_felt", anchor=anchor)
     if t.number:
-        cv.text(8, 16, f"trick {t.number}", size=11, color="on_felt", weight="bold")
+        cv.text(8, 18, f"trick {t.number}", size=11, color="on_felt", weight="bold")
     if t.winner is not None:
-        cv.text(8, 222, f"won by seat {t.winner}", size=11, color="on_felt", weight="bold")
-        cv.text(252, 222, f"{t.units} units", size=11, color="on_felt", anchor="end")
+        footer = f"won by seat {t.winner}, {plural(t.units, 'unit')}"
+    elif leader is not None:
+        footer = f"led by seat {leader}, not complete"
+    else:
+        footer = "no card played yet"
+    cv.add("line", x1=14, y1=210, x2=246, y2=210, stroke=cv.style["on_felt"], opacity=0.35)
+    cv.text(130, 226, footer, size=11, color="on_felt", anchor="middle", weight="bold")
     return cv.svg(scale)
 
 
 def table(
     source: Union[State, View],
     *,
+    narrow: bool = False,
     bottom: Optional[int] = None,
     direction: Optional[str] = None,
     suits: str = "italian",
@@ -270,16 +317,30 @@ def table(
     seat may see it (drawn from the view alone). ``bottom`` is the seat at
     the bottom (the view's seat, or seat 0); ``direction`` (``"left"`` or
     ``"right"``) overrides the ruleset's (Cavendish left, Calabresella right).
+    ``narrow=True`` draws the parts one under another, 400 wide, for a
+    phone's screen (the wide table, 720 wide, shrinks there past reading).
 
     Raises:
         TypeError: ``source`` is neither a state nor a view.
-        ValueError: a bad ``bottom``, ``direction``, ``suits``, ``theme`` or colour name.
+        ValueError: a bad ``bottom``, ``direction``, ``suits``, ``theme``, colour
+            name or ``scale``.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> view = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)
+        >>> "seat 1 (you)" in table(view) and 'viewBox="0 0 400 ' in table(view, narrow=True)
+        True
     """
     if direction not in (None, "left", "right"):
         raise ValueError(f"direction={direction!r}: expected 'left' or 'right'")
     sc = scene(source)
     what = "state" if sc.seat is None else f"view of seat {sc.seat}"
-    cv = _canvas(TABLE_W, TABLE_H, theme, colors, f"{sc.rules.terms.title}: the table ({what})")
+    title = f"{sc.rules.terms.title}: the table ({what})"
+    if narrow:
+        cv = _canvas(NARROW_W, 0, theme, colors, title)
+        draw_table_narrow(sc, cv, bottom=bottom, suits=check_suits(suits), direction=direction)
+        return cv.svg(scale)
+    cv = _canvas(TABLE_W, TABLE_H, theme, colors, title)
     draw_table(sc, cv, bottom=bottom, suits=check_suits(suits), direction=direction)
     return cv.svg(scale)
 
@@ -288,6 +349,7 @@ def record(
     source: Union[Record, State],
     *,
     title: str = "",
+    narrow: bool = False,
     suits: str = "italian",
     scale: float = 1.0,
     theme: str = "light",
@@ -296,14 +358,26 @@ def record(
     """Return a deal on one page: the hands dealt, the auction and exchange, the tricks, the result.
 
     ``source`` is a record or a state (a state holds every card).
+    ``narrow=True`` puts the tricks under the hands and the auction, 420
+    wide, for a phone's screen.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+        >>> "Result: the single player wins" in record(end)
+        True
     """
     state = source.replay() if isinstance(source, Record) else source
     if not isinstance(state, State):
         raise TypeError(f"expected a Record or a State, got {type(source).__name__}")
     cv = _canvas(
-        RECORD_W, record_height(state), theme, colors, title or f"{state.rules.terms.title}: a deal"
+        RECORD_NARROW_W if narrow else RECORD_W,
+        record_height(state, narrow),
+        theme,
+        colors,
+        title or f"{state.rules.terms.title}: a deal",
     )
-    draw_record(cv, state, title, check_suits(suits))
+    draw_record(cv, state, title, check_suits(suits), narrow)
     return cv.svg(scale)
 
 
@@ -311,18 +385,41 @@ def result(
     value: Result,
     *,
     rules: Optional[Ruleset] = None,
+    narrow: bool = False,
     scale: float = 1.0,
     theme: str = "light",
     colors: Colors = None,
 ) -> str:
-    """Return a result: the sides' units as a bar, the winner, the value and the payments."""
-    cv = _canvas(620, 110, theme, colors, "the result of a deal")
-    draw_result(cv, value, rules, 10, 4, 600)
+    """Return a result: the sides' units as a bar with a key, the winner, the value and the payments.
+
+    ``rules`` names the sides and the value's base in the ruleset's words
+    (Cavendish: the single player, the difference; Calabresella: the
+    declarer, the stake). ``narrow=True`` draws it 380 wide (not 620), its
+    lines wrapped, for a phone's screen.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+        >>> "value 11 = difference 11 x 1" in result(end.result, rules=cb.CAVENDISH)
+        True
+    """
+    width = 380 if narrow else 620
+    height = result_height(value, rules, width - 20) + 10
+    cv = _canvas(width, height, theme, colors, "the result of a deal")
+    draw_result(cv, value, rules, 10, 4, width - 20)
     return cv.svg(scale)
 
 
 def match(value: Match, *, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
-    """Return a match: each player's running total after each deal."""
+    """Return a match: each player's running total after each deal.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> m = cb.Match.start(cb.CAVENDISH, seed=1, deals=2)
+        >>> m = m.record(cb.rollout(m.next_deal(seed=1), 1))
+        >>> "1 of 2 deals" in match(m)
+        True
+    """
     cv = _canvas(620, 260, theme, colors, "a match: the running totals")
     agreed = "" if value.deals is None else f" of {value.deals}"
     draw_match(
@@ -339,29 +436,58 @@ def bar_chart(
     *,
     title: str,
     unit: str,
+    series: Optional[Sequence[str]] = None,
     scale: float = 1.0,
     theme: str = "light",
     colors: Colors = None,
 ) -> str:
     """Return horizontal bars ``(label, value, low, high)``, the interval drawn as a whisker.
 
+    ``series`` names each bar's series (one name per bar): the bars of a
+    series share a colour, and a key names them. A long label takes two lines.
+
+    Raises:
+        ValueError: no bars, or ``series`` not one name per bar.
+
     Example:
         >>> bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u").count("<rect")
         2
+        >>> bar_chart([("a", 2.0, None, None), ("a", 3.0, None, None)], title="t", unit="u",
+        ...           series=["before", "after"]).count("<rect")
+        4
     """
     if not bars:
         raise ValueError("a bar chart needs at least one bar")
-    cv = _canvas(720, 40 + 30 * len(bars) + 44, theme, colors, title)
-    draw_bars(cv, bars, title, unit)
+    if series is not None and len(series) != len(bars):
+        raise ValueError(f"series: {len(series)} names for {len(bars)} bars; expected one per bar")
+    cv = _canvas(720, bars_height(bars, series), theme, colors, title)
+    draw_bars(cv, bars, title, unit, series)
     return cv.svg(scale)
 
 
-def flow(rules: Ruleset, *, scale: float = 1.0, theme: str = "light", colors: Colors = None) -> str:
-    """Return the flow of a deal under ``rules``: auction, each contract's exchange steps, play, result."""
+def flow(
+    rules: Ruleset,
+    *,
+    narrow: bool = False,
+    scale: float = 1.0,
+    theme: str = "light",
+    colors: Colors = None,
+) -> str:
+    """Return the flow of a deal under ``rules``: auction, each contract's exchange steps, play, result.
+
+    In the ruleset's own words (Cavendish's single player and stock,
+    Calabresella's declarer and monte); a yellow box is chance. ``narrow=True``
+    draws two steps to a line, 380 wide, for a phone's screen.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> ">monte<" in flow(cb.CALABRESELLA) and ">stock<" in flow(cb.CAVENDISH)
+        True
+    """
     rows = flow_rows(rules)
-    width, height = flow_size(rules, rows)
+    width, height = flow_size(rules, rows, narrow)
     cv = _canvas(width, height, theme, colors, f"the flow of a deal: {rules.name}")
-    draw_flow(cv, rules, rows)
+    draw_flow(cv, rules, rows, narrow)
     return cv.svg(scale)
 
 
@@ -370,6 +496,11 @@ def picture(value: object) -> str:
 
     Raises:
         TypeError: there is no picture for ``value``'s type.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> picture(cb.Card.parse("Ad")) == card("Ad")
+        True
     """
     if isinstance(value, Card):
         return card(value)

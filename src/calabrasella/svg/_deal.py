@@ -10,31 +10,52 @@ from typing import Optional
 
 from ..actions import Play
 from ..rulesets import Ruleset
-from ..scoring import Result
+from ..scoring import Result, plural
 from ..state import State
 from ._cards import CARD_H, CARD_W, draw_card
 from ._doc import Canvas, num
 from ._scene import tricks_of
+from ._text import fit, text_width
 
-__all__ = ["RECORD_W", "draw_match", "draw_record", "draw_result", "record_height"]
+__all__ = [
+    "RECORD_NARROW_W",
+    "RECORD_W",
+    "draw_match",
+    "draw_record",
+    "draw_result",
+    "record_height",
+    "result_height",
+]
 
 RECORD_W = 820
+#: The width of the narrow record (the tricks under the hands and the auction), for a phone.
+RECORD_NARROW_W = 420
 _SMALL = 0.5  # cards at half size: 25 x 37.5
 _ROW = 42
+_COL = 44  # the tricks' columns
 
 
-def record_height(state: State) -> float:
-    """The height of the deal summary of ``state``."""
+def _left_height(state: State) -> float:
     exchange = len([a for _, a in state.history if not isinstance(a, Play)]) + len(
         state.forced_moves
     )
-    left = 60 + (state.players + 1) * _ROW + 30 + 16 * exchange + 20
-    right = 60 + 24 + 12 * _ROW
-    return max(left, right) + 110
+    return 60 + (state.players + 1) * _ROW + 30 + 16 * exchange + 20
 
 
-def draw_record(cv: Canvas, state: State, title: str, suits: str) -> None:
-    """Draw a deal's summary from its final (or latest) state, which holds every card."""
+def record_height(state: State, narrow: bool = False) -> float:
+    """The height of the deal summary of ``state`` (``narrow``: the tricks under the rest)."""
+    width = (RECORD_NARROW_W if narrow else RECORD_W) - 24
+    tricks = 18 + 24 + 12 * _ROW
+    body = _left_height(state) + tricks if narrow else max(_left_height(state), 60 + tricks)
+    below = 20 + result_height(state.result, state.rules, width) if state.result else 10
+    return body + below
+
+
+def draw_record(cv: Canvas, state: State, title: str, suits: str, narrow: bool = False) -> None:
+    """Draw a deal's summary from its final (or latest) state, which holds every card.
+
+    ``narrow`` puts the tricks under the hands and the auction (420 wide), not beside them.
+    """
     rules, deal = state.rules, state.deal
     terms = rules.terms
     cv.text(12, 22, title or f"{terms.title}: seat {deal.dealer} deals", size=15, weight="bold")
@@ -65,18 +86,27 @@ def draw_record(cv: Canvas, state: State, title: str, suits: str) -> None:
             continue
         y += 16
         cv.text(20, y, f"seat {seat}: {action}", size=11)
-    _tricks(cv, state, suits)
+    _tricks(cv, state, suits, *((12, _left_height(state)) if narrow else (430, 52)))
     if state.result is not None:
-        draw_result(cv, state.result, rules, 12, cv.height - 100, RECORD_W - 24)
+        width = (RECORD_NARROW_W if narrow else RECORD_W) - 24
+        below = result_height(state.result, rules, width)
+        draw_result(cv, state.result, rules, 12, cv.height - below - 6, width)
 
 
-def _tricks(cv: Canvas, state: State, suits: str) -> None:
-    x0, y = 430, 52
+def _tricks(cv: Canvas, state: State, suits: str, x0: float, y: float) -> None:
     seats = [s for s in range(state.players) if state.players == 3 or s != state.dealer]
     cv.text(x0, y, "Tricks", size=12, weight="bold")
+    cv.text(
+        x0 + text_width("Tricks", 12, "bold") + 8,
+        y,
+        "dot: who led · ring: who won",
+        size=11,
+        color="muted",
+    )
+    y += 18
     for k, seat in enumerate(seats):
-        cv.text(x0 + 40 + k * 40 + 12, y, f"seat {seat}", size=10, anchor="middle")
-    cv.text(x0 + 40 + 3 * 40 + 10, y, "won by", size=10)
+        cv.text(x0 + 40 + k * _COL + 12, y, f"seat {seat}", size=11, anchor="middle")
+    cv.text(x0 + 40 + 3 * _COL + 10, y, "won by", size=11)
     y += 8
     for trick in tricks_of(state.history):
         if not trick.plays:
@@ -87,7 +117,7 @@ def _tricks(cv: Canvas, state: State, suits: str) -> None:
             draw_card(
                 cv,
                 card,
-                x0 + 40 + col * 40,
+                x0 + 40 + col * _COL,
                 y,
                 scale=_SMALL,
                 suits=suits,
@@ -96,25 +126,81 @@ def _tricks(cv: Canvas, state: State, suits: str) -> None:
             if trick.plays[0][0] == seat:  # the leader's card: a dot above it
                 cv.add(
                     "circle",
-                    cx=x0 + 40 + col * 40 + CARD_W * _SMALL / 2,
+                    cx=x0 + 40 + col * _COL + CARD_W * _SMALL / 2,
                     cy=y - 2,
                     r=2,
                     fill=cv.style["ink"],
                 )
         if trick.winner is not None:
             cv.text(
-                x0 + 40 + 3 * 40 + 10, y + 24, f"seat {trick.winner}: {trick.units} units", size=11
+                x0 + 40 + 3 * _COL + 10,
+                y + 24,
+                f"seat {trick.winner}: {plural(trick.units, 'unit')}",
+                size=11,
             )
         y += _ROW
+
+
+#: A bonus as a reader says it.
+BONUS_WORDS = {"all_points": "all 35 units", "cappotto": "cappotto", "stramazzo": "stramazzo"}
+
+
+def _result_lines(
+    result: Result, rules: Optional[Ruleset], width: float
+) -> list[list[tuple[str, str]]]:
+    """The two sides' labels, on one line if they fit in ``width``, else on two."""
+    declarer = rules.terms.declarer if rules is not None else "declarer"
+    left = (
+        f"{declarer} (seat {result.declarer}): {plural(result.declarer_units, 'unit')}, "
+        f"{plural(result.declarer_tricks, 'trick')}"
+    )
+    right = (
+        f"adversaries: {plural(result.adversary_units, 'unit')}, "
+        f"{plural(result.adversary_tricks, 'trick')}"
+    )
+    both = text_width(left, 11) + text_width(right, 11) + 2 * 18 + 24
+    keys = [(left, "bar"), (right, "bar_alt")]
+    return [keys] if both <= width else [[keys[0]], [keys[1]]]
+
+
+def result_height(result: Result, rules: Optional[Ruleset], width: float) -> float:
+    """The height :func:`draw_result` takes for ``result`` drawn ``width`` wide."""
+    if result.void or result.declarer is None:
+        return 24
+    keys = 16 * len(_result_lines(result, rules, width))
+    return (
+        24
+        + 24
+        + keys
+        + 4
+        + 16 * len(_value_lines(result, rules, width))
+        + 16 * len(result.notes[:2])
+    )
+
+
+def _value_lines(result: Result, rules: Optional[Ruleset], width: float) -> list[str]:
+    """The contract, the value and the payments, in lines that fit ``width``."""
+    base = f"{rules.terms.base} " if rules is not None else ""
+    bonus = f" ({BONUS_WORDS.get(result.bonus.value, result.bonus.value)})" if result.bonus else ""
+    contract = " ".join(c.value for c in (result.contract, result.modifier) if c is not None)
+    pays = ", ".join(
+        f"seat {k} {p:+d}" if p else f"seat {k} 0" for k, p in enumerate(result.payments)
+    )
+    value = f"{contract}: value {result.value} = {base}{result.base} x {result.multiplier}{bonus};"
+    line = f"{value} payments: {pays}"
+    return [line] if text_width(line, 12) <= width else [value, fit(f"payments: {pays}", 12, width)]
 
 
 def draw_result(
     cv: Canvas, result: Result, rules: Optional[Ruleset], x: float, y: float, width: float
 ) -> None:
-    """Draw a result: a bar of the 35 units, the winner, the value and the payments."""
+    """Draw a result: a bar of the 35 units with a key, the winner, the value and the payments.
+
+    The base of the value is named by ``rules`` (Cavendish: the difference,
+    Calabresella: the stake), and left unnamed without them.
+    """
     s = cv.style
     declarer = rules.terms.declarer if rules is not None else "declarer"
-    base = rules.terms.base if rules is not None else "base"
     if result.void or result.declarer is None:
         cv.text(x, y + 16, "Void deal: everybody passed, nobody pays.", size=13, weight="bold")
         return
@@ -128,39 +214,24 @@ def draw_result(
         weight="bold",
     )
     bar_y, bw = y + 24, width
-    cv.add("rect", x=x, y=bar_y, width=bw * d / total, height=18, fill=s["bar"])
+    cv.add("rect", x=x, y=bar_y, width=bw * d / total, height=14, fill=s["bar"])
     cv.add(
-        "rect", x=x + bw * d / total, y=bar_y, width=bw * a / total, height=18, fill=s["bar_alt"]
+        "rect", x=x + bw * d / total, y=bar_y, width=bw * a / total, height=14, fill=s["bar_alt"]
     )
-    cv.text(
-        x + 4,
-        bar_y + 13,
-        f"{declarer} (seat {result.declarer}) {d} units, {result.declarer_tricks} tricks",
-        size=11,
-        color="#ffffff",
-    )
-    cv.text(
-        x + bw - 4,
-        bar_y + 13,
-        f"adversaries {a} units, {result.adversary_tricks} tricks",
-        size=11,
-        color="#1d1d1f",
-        anchor="end",
-    )
-    bonus = f" ({result.bonus.value})" if result.bonus is not None else ""
-    contract = " ".join(c.value for c in (result.contract, result.modifier) if c is not None)
-    pays = ", ".join(
-        f"seat {k} {p:+d}" if p else f"seat {k} 0" for k, p in enumerate(result.payments)
-    )
-    cv.text(
-        x,
-        bar_y + 38,
-        f"{contract}: value {result.value} = {base} {result.base} x "
-        f"{result.multiplier}{bonus}; payments: {pays}",
-        size=12,
-    )
+    ly = bar_y + 16
+    for line in _result_lines(result, rules, width):
+        ly += 16
+        lx = x
+        for label, colour in line:
+            cv.add("rect", x=lx, y=ly - 10, width=12, height=12, rx=2, fill=s[colour])
+            cv.text(lx + 18, ly, label, size=11)
+            lx += 18 + text_width(label, 11) + 24
+    ly += 4
+    for words in _value_lines(result, rules, width):
+        ly += 16
+        cv.text(x, ly, words, size=12)
     for k, note in enumerate(result.notes[:2]):
-        cv.text(x, bar_y + 56 + 16 * k, note, size=11, color="muted")
+        cv.text(x, ly + 16 + 16 * k, fit(note, 11, width), size=11, color="muted")
 
 
 def draw_match(cv: Canvas, history: Sequence[tuple[int, ...]], players: int, title: str) -> None:

@@ -8,11 +8,12 @@ run and every machine.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Union
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["DARK", "LIGHT", "Canvas", "Style", "num", "style_of"]
+__all__ = ["DARK", "LIGHT", "Canvas", "Style", "check_scale", "num", "style_of"]
 
 Number = Union[int, float]
 
@@ -84,6 +85,18 @@ class Style:
 def style_of(theme: str, colors: Mapping[str, str] | None) -> Style:
     """Return the :class:`Style` for a picture function's ``theme`` and ``colors``."""
     return Style(theme, colors)
+
+
+def check_scale(scale: object) -> float:
+    """Return ``scale`` if it is a finite number above 0, else raise ValueError (as the other options do)."""
+    if (
+        isinstance(scale, bool)
+        or not isinstance(scale, (int, float))
+        or not math.isfinite(scale)
+        or scale <= 0
+    ):
+        raise ValueError(f"scale={scale!r}: expected a number above 0")
+    return float(scale)
 
 
 def num(x: Number) -> str:
@@ -160,7 +173,12 @@ class Canvas:
         )
 
     def svg(self, scale: float = 1.0) -> str:
-        """Return the picture: one ``<svg>`` element (SVG 1.1, a viewBox, no external resource)."""
+        """Return the picture: one ``<svg>`` element (SVG 1.1, a viewBox, no external resource).
+
+        Raises:
+            ValueError: ``scale`` is not a number above 0.
+        """
+        check_scale(scale)
         w, h = self.width, self.height
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" '

@@ -15,12 +15,15 @@ from ..cards import CardSet
 from ..phases import Phase
 from ..scoring import plural
 from ._cards import CARD_H, CARD_W, draw_back, draw_card
+from ._chart import wrap
+from ._deal import BONUS_WORDS
 from ._doc import Canvas, num
 from ._scene import Scene, Trick, direction_of
+from ._text import fit
 
-__all__ = ["draw_table", "draw_trick", "slots"]
+__all__ = ["NARROW_W", "draw_table", "draw_table_narrow", "draw_trick", "header_lines", "slots"]
 
-W, H = 800, 512
+W, H = 720, 512
 _PHASE_WORDS = {
     Phase.BIDDING: "auction",
     Phase.CALLING: "calling a card",
@@ -83,9 +86,16 @@ def _row(
         for k in range(n):
             draw_back(cv, x + k * step, y, scale=scale)
         right = x + (n - 1) * step + cw
-        cv.add("circle", cx=right - 2, cy=y + 2, r=11, fill=cv.style["highlight"])
+        mid = y + CARD_H * scale / 2  # the count on the last back, clear of the label above
+        cv.add("circle", cx=right - cw / 2, cy=mid, r=11, fill=cv.style["highlight"])
         cv.text(
-            right - 2, y + 6.5, str(n), size=12, color="#1d1d1f", anchor="middle", weight="bold"
+            right - cw / 2,
+            mid + 4.5,
+            str(n),
+            size=12,
+            color="#1d1d1f",
+            anchor="middle",
+            weight="bold",
         )
         return right
     for k, card in enumerate(cards):
@@ -101,10 +111,13 @@ def _row(
     return x + (n - 1) * step + cw
 
 
-def _seat_label(cv: Canvas, sc: Scene, seat: int, x: float, y: float) -> None:
+def _seat_label(cv: Canvas, sc: Scene, seat: int, x: float, y: float, width: float) -> None:
     you = " (you)" if seat == sc.seat else ""
     words = roles(sc, seat)
     label = f"seat {seat}{you}" + (f" · {', '.join(words)}" if words else "")
+    bold = "bold" if seat == sc.to_move else None
+    if seat == sc.to_move:
+        width -= 13
     if seat == sc.to_move:
         cv.add(
             "polygon",
@@ -112,30 +125,19 @@ def _seat_label(cv: Canvas, sc: Scene, seat: int, x: float, y: float) -> None:
             fill=cv.style["highlight"],
         )
         x += 13
-    cv.text(x, y, label, size=13, color="on_felt", weight="bold" if seat == sc.to_move else None)
+    cv.text(x, y, fit(label, 13, width, bold), size=13, color="on_felt", weight=bold)
     if sc.players == 3 or seat != sc.dealer:
         points = f" ({plural(sc.units_won[seat] // 3, 'point')})" if sc.rules.terms.points else ""
-        cv.text(
-            x,
-            y + 16,
-            f"tricks {sc.tricks_won[seat]} · card units {sc.units_won[seat]}{points}",
-            size=11,
-            color="on_felt",
-        )
+        won = f"won {plural(sc.tricks_won[seat], 'trick')}, {plural(sc.units_won[seat], 'unit')}"
+        cv.text(x, y + 16, fit(won + points, 11, width), size=11, color="on_felt")
 
 
-def _header(cv: Canvas, sc: Scene) -> None:
+def header_lines(sc: Scene) -> tuple[str, str, Optional[str]]:
+    """The table's title line, its contract line and its result line (once the deal is over)."""
     terms = sc.rules.terms
     who = "" if sc.to_move is None else f" · seat {sc.to_move} to act"
     trick = f" · trick {sc.trick.number} of 12" if sc.phase is Phase.PLAYING else ""
-    cv.text(
-        16,
-        24,
-        f"{terms.title} · {_PHASE_WORDS.get(sc.phase, sc.phase.name.lower())}{trick}{who}",
-        size=15,
-        color="on_felt",
-        weight="bold",
-    )
+    title = f"{terms.title} · {_PHASE_WORDS.get(sc.phase, sc.phase.name.lower())}{trick}{who}"
     if sc.contract is None:
         line = "no contract yet" if sc.result is None else "no contract: everybody passed"
     else:
@@ -144,14 +146,23 @@ def _header(cv: Canvas, sc: Scene) -> None:
         if sc.called:
             line += f" · {sc.called}"
     r = sc.result
+    result = None
     if r is not None and not r.void and r.winner is not None:
         side = f"{terms.declarer} wins" if r.declarer_won else "adversaries win"
-        bonus = f" ({r.bonus.value})" if r.bonus is not None else ""
-        line += (
-            f" · units {r.declarer_units}-{r.adversary_units} · {side} · "
-            f"value {r.value} = {r.base} x {r.multiplier}{bonus}"
+        bonus = f" ({BONUS_WORDS.get(r.bonus.value, r.bonus.value)})" if r.bonus is not None else ""
+        result = (
+            f"result: {r.declarer_units}-{r.adversary_units} units, {side}; "
+            f"value {r.value} = {terms.base} {r.base} x {r.multiplier}{bonus}"
         )
-    cv.text(16, 44, line, size=12, color="on_felt")
+    return title, line, result
+
+
+def _header(cv: Canvas, sc: Scene) -> None:
+    title, line, result = header_lines(sc)
+    cv.text(16, 24, fit(title, 15, W - 32, "bold"), size=15, color="on_felt", weight="bold")
+    cv.text(16, 44, fit(line, 12, W - 32), size=12, color="on_felt")
+    if result is not None:
+        cv.text(16, 60, fit(result, 12, W - 32), size=12, color="on_felt")
 
 
 def _arrow(cv: Canvas, cx: float, cy: float, r: float, direction: str) -> None:
@@ -175,13 +186,13 @@ def _arrow(cv: Canvas, cx: float, cy: float, r: float, direction: str) -> None:
     tip = (x1 + 9 * tx, y1 + 9 * ty)
     pts = f"{num(tip[0])},{num(tip[1])} {num(x1 + 5 * nx)},{num(y1 + 5 * ny)} {num(x1 - 5 * nx)},{num(y1 - 5 * ny)}"
     cv.add("polygon", points=pts, fill=ink, opacity=0.8)
-    cv.text(
-        cx,
-        cy + r + 16,
+    cv.text(  # the words at the arrow's tail
+        x0 - 8,
+        y0 + 4,
         f"play passes to the {direction}",
         size=11,
         color="on_felt",
-        anchor="middle",
+        anchor="end",
     )
 
 
@@ -223,54 +234,64 @@ def draw_table(
     if not 0 <= bottom < sc.players:
         raise ValueError(f"bottom={bottom!r}: expected a seat 0..{sc.players - 1}")
     places = slots(sc.players, bottom, way)
-    cv.add(
-        "rect",
-        x=1,
-        y=1,
-        width=W - 2,
-        height=H - 2,
-        rx=18,
-        fill=s["felt"],
-        stroke=s["felt_edge"],
-        stroke_width=2,
-    )
+    mark = len(cv.parts)
     _header(cv, sc)
     order = ("left", "top", "right")
     top = sorted((q for q in places if places[q] != "bottom"), key=lambda q: order.index(places[q]))
     width = (W - 32 - 16 * (len(top) - 1)) / len(top)
     for k, seat in enumerate(top):
         x = 16 + k * (width + 16)
-        _seat_label(cv, sc, seat, x, 76)
+        _seat_label(cv, sc, seat, x, 84, width)
         _row(
-            cv, sc.hands[seat], x, 98, width, 0.8, suits, sc.legal if seat == sc.to_move else _NONE
+            cv, sc.hands[seat], x, 106, width, 0.8, suits, sc.legal if seat == sc.to_move else _NONE
         )
     # the centre: the trick, the round arrow, the stock and what the seat knows
-    cx, cy = W / 2, 248
-    _arrow(cv, cx, cy, 86, way)
+    cx, cy = W / 2, 262
+    if sc.trick.plays:  # the way round, while cards are on the table
+        _arrow(cv, cx, cy, 86, way)
     draw_trick(cv, sc.trick, places, cx, cy, suits)
-    _stock(cv, sc, suits)
-    _seat_label(cv, sc, bottom, 16, 396)
+    centre = _stock(cv, sc, suits)  # how far down the centre's parts reach
+    # the reader's seat under the centre: as low as a trick on the table needs,
+    # higher when the centre holds less (no empty felt in the auction)
+    label = 396.0 if sc.trick.plays else max(centre + 32, 200.0)
+    _seat_label(cv, sc, bottom, 16, label, W - 32)
     _row(
         cv,
         sc.hands[bottom],
         16,
-        422,
+        label + 26,
         W - 32,
         1.0,
         suits,
         sc.legal if bottom == sc.to_move else _NONE,
     )
+    cv.height = label + 26 + (CARD_H if sc.hands[bottom] else 0) + 15
+    felt = Canvas(W, cv.height, s, "")
+    felt.add(
+        "rect",
+        x=1,
+        y=1,
+        width=W - 2,
+        height=cv.height - 2,
+        rx=18,
+        fill=s["felt"],
+        stroke=s["felt_edge"],
+        stroke_width=2,
+    )
+    cv.parts[mark:mark] = felt.parts
 
 
-def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
+def _stock(cv: Canvas, sc: Scene, suits: str) -> float:
+    """Draw the stock, what the seat knows and the last trick; return how far down they reach."""
     x, y = W - 200, 180
+    bottom = 166.0  # the top seats' hands
     name = sc.rules.terms.stock
     if sc.stock or sc.stock_hidden:
         shown = "" if sc.stock_hidden else " (face up)"
         cv.text(
             x,
             y,
-            f"{name}: {len(sc.stock) + sc.stock_hidden} cards{shown}",
+            f"{name}: {plural(len(sc.stock) + sc.stock_hidden, 'card')}{shown}",
             size=12,
             color="on_felt",
         )
@@ -282,6 +303,8 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
         cv.text(x, y, label, size=12, color="on_felt")
         _row(cv, cards, x, y + 8, 170, 0.6, suits)
         y += 70
+    if y > 180:  # a row of cards at 0.6 (45 high) under its label, 70 apart
+        bottom = max(bottom, y - 70 + 8 + CARD_H * 0.6)
     done = [t for t in sc.tricks if t.winner is not None]
     if done and sc.phase is not Phase.OVER and not sc.trick.plays:
         last = done[-1]
@@ -302,3 +325,126 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> None:
                 suits=suits,
                 mark="winner" if last.plays[k][0] == last.winner else None,
             )
+        bottom = max(bottom, 188 + CARD_H * 0.6)
+    return bottom
+
+
+#: The width of the narrow table (``svg.table(..., narrow=True)``), for a phone's screen.
+NARROW_W = 400
+
+
+def draw_table_narrow(
+    sc: Scene, cv: Canvas, *, bottom: Optional[int], suits: str, direction: Optional[str]
+) -> None:
+    """Draw the table one part under another, 400 wide: the header, the other seats, the centre, the reader's hand.
+
+    The canvas's height is set to what was drawn.
+    """
+    s = cv.style
+    way = direction or direction_of(sc.rules)
+    if bottom is None:
+        bottom = sc.seat if sc.seat is not None else 0
+    if not 0 <= bottom < sc.players:
+        raise ValueError(f"bottom={bottom!r}: expected a seat 0..{sc.players - 1}")
+    places = slots(sc.players, bottom, way)
+    inner = NARROW_W - 24
+    mark = len(cv.parts)
+    title, line, result = header_lines(sc)
+    y = 8.0
+    for text, size, weight in ((title, 14, "bold"), (line, 12, None), (result, 12, None)):
+        if text is None:
+            continue
+        for part in wrap(text, size, inner, weight)[:2]:
+            y += size + 5
+            cv.text(12, y, part, size=size, color="on_felt", weight=weight)
+    order = ("left", "top", "right")
+    others = sorted(
+        (q for q in places if places[q] != "bottom"), key=lambda q: order.index(places[q])
+    )
+    y += 14
+    for seat in others:
+        _seat_label(cv, sc, seat, 12, y + 13, inner)
+        held = sc.hands[seat]
+        if held:
+            _row(cv, held, 12, y + 36, inner, 0.6, suits, sc.legal if seat == sc.to_move else _NONE)
+            y += 36 + 45 + 10
+        else:
+            y += 40
+    # the centre: the trick in a row (who played each card under it), then the stock and what is known
+    plays = sc.trick.plays
+    if plays:
+        cv.text(
+            12,
+            y + 12,
+            f"trick {sc.trick.number} · play passes to the {way}",
+            size=12,
+            color="on_felt",
+        )
+        for k, (seat, card) in enumerate(plays):
+            x = 12 + k * 56
+            draw_card(
+                cv,
+                card,
+                x,
+                y + 20,
+                scale=0.8,
+                suits=suits,
+                mark="winner" if seat == sc.trick.winner else None,
+            )
+            led = " led" if k == 0 else ""
+            cv.text(
+                x + 20,
+                y + 20 + 60 + 14,
+                f"seat {seat}{led}",
+                size=11,
+                color="on_felt",
+                anchor="middle",
+            )
+        y += 20 + 60 + 22
+    extras: list[tuple[str, CardSet | int, CardSet]] = []
+    if sc.stock or sc.stock_hidden:
+        shown = "" if sc.stock_hidden else " (face up)"
+        count = plural(len(sc.stock) + sc.stock_hidden, "card")
+        extras.append(
+            (
+                f"{sc.rules.terms.stock}: {count}{shown}",
+                sc.stock_hidden if sc.stock_hidden else CardSet.of(sc.stock),
+                _NONE,
+            )
+        )
+    extras += [(label, cards, _NONE) for label, cards in sc.known[:2]]
+    for k in range(0, len(extras), 2):  # two to a line
+        for j, (label, cards, _) in enumerate(extras[k : k + 2]):
+            px = 12 + j * (inner / 2 + 6)
+            cv.text(px, y + 12, fit(label, 12, inner / 2 - 6), size=12, color="on_felt")
+            _row(cv, cards, px, y + 20, inner / 2 - 6, 0.6, suits)
+        y += 20 + 45 + 12
+    _seat_label(cv, sc, bottom, 12, y + 13, inner)
+    if sc.hands[bottom]:
+        _row(
+            cv,
+            sc.hands[bottom],
+            12,
+            y + 36,
+            inner,
+            0.9,
+            suits,
+            sc.legal if bottom == sc.to_move else _NONE,
+        )
+        y += 36 + CARD_H * 0.9 + 12
+    else:
+        y += 40
+    cv.height = y
+    felt = Canvas(NARROW_W, y, s, "")
+    felt.add(
+        "rect",
+        x=1,
+        y=1,
+        width=NARROW_W - 2,
+        height=y - 2,
+        rx=14,
+        fill=s["felt"],
+        stroke=s["felt_edge"],
+        stroke_width=2,
+    )
+    cv.parts[mark:mark] = felt.parts
