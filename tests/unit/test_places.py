@@ -211,3 +211,39 @@ def test_the_table_server_shows_face_down_moves_in_the_steps_words() -> None:
     assert public_view_data(state)["history"][2] == [
         1, {"hidden": "give_back", "words": "gave a card back face down"}
     ]  # fmt: skip
+
+
+def _texts(picture: str) -> list[str]:
+    import html
+    import re
+
+    return [html.unescape(t) for t in re.findall(r">([^<]+)</text>", picture)]
+
+
+def test_a_picture_draws_the_discards_apart_from_the_stock_face_down() -> None:
+    """After the exchange the declarer's four discards are his, face down: not "stock: 4
+    cards (face up)"; while the stock lies turned up, it is drawn face up beside them."""
+    from calabrasella import svg
+
+    played = seven(
+        "bid stand", "call 3c", "give back 5c", "discard 6c", "discard Jc", "discard 3c", "discard 5s"
+    )
+    for picture in (svg.table(played), svg.table(played.view(0))):
+        texts = _texts(picture)
+        assert "seat 1's discards, face down" in texts
+        assert not any(t.startswith("stock:") for t in texts)
+    taking = seven("bid stand", "call 3c", "give back 5c", "discard 6c", "discard Jc", "done")
+    assert {"stock: 4 cards (face up)", "seat 1's discards, face down"} <= set(
+        _texts(svg.table(taking.view(2)))
+    )
+    assert "your discards, face down" in _texts(svg.table(taking.view(1)))
+
+
+def test_a_picture_of_the_auction_shows_the_calls_so_far() -> None:
+    from calabrasella import svg
+
+    state = cb.new_deal(cb.CALABRESELLA, dealer=0, seed=7)
+    for text in ("bid chiamo", "pass"):
+        state = cb.apply(state, cb.parse_action(text))
+    assert "no contract yet · seat 1 chiamo, seat 2 pass" in _texts(svg.table(state.view(0)))
+    assert "no contract yet · seat 1 chiamo, seat 2 pass" in _texts(svg.table(state))

@@ -51,7 +51,7 @@ from ._deal import (
     result_height,
 )
 from ._doc import DARK, LIGHT, Canvas, Style
-from ._scene import Trick, direction_of, scene, trick_winner, tricks_of
+from ._scene import Trick, direction_of, scene, trick_units, trick_winner, tricks_of
 from ._table import NARROW_W, draw_table, draw_table_narrow, draw_trick, slots
 from ._table import H as TABLE_H
 from ._table import W as TABLE_W
@@ -244,7 +244,7 @@ def _trick_of(
         return t, sc.players, sc.seat if sc.seat is not None else 0, direction_of(sc.rules)
     plays = tuple((int(seat), _as_card(c)) for seat, c in source)
     winner = trick_winner(plays) if len(plays) == 3 else None
-    units = sum(c.units for _, c in plays) + (3 if number == 12 else 0)
+    units = trick_units(plays, number or 0)
     return Trick(plays, number or 0, winner, units), 3, 0, "left"
 
 

@@ -108,7 +108,7 @@ def _tricks(cv: Canvas, state: State, suits: str, x0: float, y: float) -> None:
         cv.text(x0 + 40 + k * _COL + 12, y, f"seat {seat}", size=11, anchor="middle")
     cv.text(x0 + 40 + 3 * _COL + 10, y, "won by", size=11)
     y += 8
-    for trick in tricks_of(state.history):
+    for trick in tricks_of(state.history, state.rules):
         if not trick.plays:
             continue
         cv.text(x0 + 24, y + 24, str(trick.number), size=11, anchor="end")

@@ -14,11 +14,11 @@ from typing import Optional, Union
 
 import attrs
 
-from .._tricks import winning_play
-from ..actions import Action, Play
+from .. import places
+from ..actions import Action, Bid, Pass, Play
 from ..cards import Card, CardSet
 from ..phases import Phase
-from ..rulesets import Calabresella, Ruleset
+from ..rulesets import CAVENDISH, Calabresella, Ruleset
 from ..scoring import Result
 from ..state import State
 from ..views import Hidden, View
@@ -47,9 +47,11 @@ class Scene:
     phase: Phase
     to_move: Optional[int]
     hands: tuple[Union[CardSet, int], ...]  # the cards, or how many face down
-    stock: tuple[Card, ...]  # stock cards face up
-    stock_hidden: int  # stock cards face down
-    known: tuple[tuple[str, CardSet], ...]  # what the seat knows beside its hand
+    stock: tuple[Card, ...]  # stock cards the onlooker sees
+    stock_hidden: int  # stock cards face down to the onlooker
+    stock_public: bool  # the cards it sees there are face up to every seat
+    known: tuple[tuple[str, Union[CardSet, int]], ...]  # beside the hands: laid aside, seen
+    auction: Optional[str]  # the calls so far, while nobody has won the auction
     trick: Trick
     tricks: tuple[Trick, ...]
     declarer: Optional[int]
@@ -67,12 +69,21 @@ def direction_of(rules: Ruleset) -> str:
     return "right" if isinstance(rules, Calabresella) else "left"
 
 
-def trick_winner(plays: Sequence[tuple[int, Card]]) -> int:
-    """The seat of the highest card of the suit led (the play rule's own :func:`winning_play`)."""
-    return plays[winning_play([card.index for _, card in plays])][0]
+def trick_winner(plays: Sequence[tuple[int, Card]], rules: Ruleset = CAVENDISH) -> int:
+    """The seat that wins a complete trick, by the ruleset's own rule (``Ruleset.trick_winner``)."""
+    order = tuple(seat for seat, _ in plays)
+    return rules.trick_winner([card for _, card in plays], plays[0][0], order)
 
 
-def tricks_of(history: Iterable[tuple[int, Union[Action, Hidden]]]) -> tuple[Trick, ...]:
+def trick_units(plays: Sequence[tuple[int, Card]], number: int, rules: Ruleset = CAVENDISH) -> int:
+    """The units a trick counts: its cards', and the last trick's own (``Ruleset.last_trick_units``)."""
+    units = sum(rules.card_units(card) for _, card in plays)
+    return units + (rules.last_trick_units if number == 12 else 0)
+
+
+def tricks_of(
+    history: Iterable[tuple[int, Union[Action, Hidden]]], rules: Ruleset = CAVENDISH
+) -> tuple[Trick, ...]:
     """The tricks of a history in order, the last one unfinished if the play is under way."""
     out: list[Trick] = []
     current: list[tuple[int, Card]] = []
@@ -80,11 +91,14 @@ def tricks_of(history: Iterable[tuple[int, Union[Action, Hidden]]]) -> tuple[Tri
         if isinstance(action, Play):
             current.append((seat, action.card))
             if len(current) == 3:
-                units = sum(c.units for _, c in current) + (3 if len(out) == 11 else 0)
-                out.append(Trick(tuple(current), len(out) + 1, trick_winner(current), units))
+                number = len(out) + 1
+                out.append(
+                    Trick(tuple(current), number, trick_winner(current, rules),
+                          trick_units(current, number, rules))
+                )  # fmt: skip
                 current = []
     if current or len(out) < 12:
-        out.append(Trick(tuple(current), len(out) + 1, None, sum(c.units for _, c in current)))
+        out.append(Trick(tuple(current), len(out) + 1, None, trick_units(current, 0, rules)))
     return tuple(out)
 
 
@@ -117,10 +131,43 @@ def scene(source: Union[State, View]) -> Scene:
     raise TypeError(f"expected a State or a View, got {type(source).__name__}")
 
 
+def _stock_and_laid(
+    source: Union[State, View], seat: Optional[int]
+) -> tuple[tuple[Card, ...], int, bool, list[tuple[str, Union[CardSet, int]]]]:
+    """The stock and each seat's laid-aside cards as the onlooker sees them (``places.layout``)."""
+    stock: tuple[Card, ...] = ()
+    hidden, public = 0, False
+    laid: list[tuple[str, Union[CardSet, int]]] = []
+    for spot in places.layout(source):
+        where = spot.place.where
+        if where is places.Where.STOCK:
+            stock, hidden = tuple(spot.shown), spot.face_down
+            public = bool(spot.shown) and spot.public == spot.shown
+        elif where is places.Where.LAID_ASIDE:
+            owner = spot.place.seat
+            label = "your discards" if owner == seat else f"seat {owner}'s discards"
+            laid.append((f"{label}, face down", spot.shown if spot.shown else spot.face_down))
+    return stock, hidden, public, laid
+
+
+def _auction(history: Iterable[tuple[int, Union[Action, Hidden]]]) -> Optional[str]:
+    calls = [
+        f"seat {seat} {'pass' if isinstance(a, Pass) else a.contract.value}"
+        for seat, a in history
+        if isinstance(a, (Bid, Pass))
+    ]
+    return ", ".join(calls) or None
+
+
 def _from_state(s: State) -> Scene:
     contract, stake = _contract(s.rules, s.contract, s.modifier)
-    tricks = tricks_of(s.history)
+    tricks = tricks_of(s.history, s.rules)
     playing = s.phase is Phase.PLAYING
+    known: list[tuple[str, Union[CardSet, int]]]
+    if s.is_over and s.declarer is not None:
+        stock, hidden, public, known = tuple(s.stock), 0, True, []  # the final stock, shown
+    else:
+        stock, hidden, public, known = _stock_and_laid(s, None)
     return Scene(
         rules=s.rules,
         players=s.players,
@@ -129,9 +176,11 @@ def _from_state(s: State) -> Scene:
         phase=s.phase,
         to_move=s.to_move,
         hands=s.hands,
-        stock=tuple(s.stock),
-        stock_hidden=0,
-        known=(),
+        stock=stock,
+        stock_hidden=hidden,
+        stock_public=public,
+        known=tuple(known),
+        auction=_auction(s.history) if contract is None else None,
         trick=tricks[-1],
         tricks=tricks,
         declarer=s.declarer,
@@ -147,17 +196,15 @@ def _from_state(s: State) -> Scene:
 
 def _from_view(v: View) -> Scene:
     contract, stake = _contract(v.rules, v.contract, v.modifier)
-    tricks = tricks_of(v.history)
+    tricks = tricks_of(v.history, v.rules)
     hands: list[Union[CardSet, int]] = list(v.hand_sizes)
     hands[v.seat] = v.hand
-    known = []
+    known: list[tuple[str, Union[CardSet, int]]] = []
     if v.final_stock is not None:
-        stock, hidden = tuple(v.final_stock), 0
+        stock, hidden, public = tuple(v.final_stock), 0, True
     else:
-        stock, hidden = (), v.stock_size
+        stock, hidden, public, known = _stock_and_laid(v, v.seat)
     for label, cards in (
-        ("shown to all", v.exposed),
-        ("your discards", v.discards),
         ("you drew", v.drawn),
         (
             "given back to you" if v.giver == v.seat else "given back",
@@ -176,7 +223,9 @@ def _from_view(v: View) -> Scene:
         hands=tuple(hands),
         stock=stock,
         stock_hidden=hidden,
+        stock_public=public,
         known=tuple(known),
+        auction=_auction(v.history) if contract is None else None,
         trick=tricks[-1],
         tricks=tricks,
         declarer=v.declarer,

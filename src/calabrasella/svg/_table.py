@@ -140,6 +140,8 @@ def header_lines(sc: Scene) -> tuple[str, str, Optional[str]]:
     title = f"{terms.title} · {_PHASE_WORDS.get(sc.phase, sc.phase.name.lower())}{trick}{who}"
     if sc.contract is None:
         line = "no contract yet" if sc.result is None else "no contract: everybody passed"
+        if sc.result is None and sc.auction:
+            line += f" · {sc.auction}"
     else:
         stake = f" · {terms.base} {sc.stake}" if sc.stake is not None else ""
         line = f"contract: {sc.contract} by seat {sc.declarer}{stake}"
@@ -287,7 +289,7 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> float:
     bottom = 166.0  # the top seats' hands
     name = sc.rules.terms.stock
     if sc.stock or sc.stock_hidden:
-        shown = "" if sc.stock_hidden else " (face up)"
+        shown = " (face up)" if sc.stock_public else " (face down)"
         cv.text(
             x,
             y,
@@ -300,7 +302,7 @@ def _stock(cv: Canvas, sc: Scene, suits: str) -> float:
             _row(cv, sc.stock_hidden, right + (4 if sc.stock else 0), y + 8, 90, 0.6, suits)
         y += 70
     for label, cards in sc.known[:2]:
-        cv.text(x, y, label, size=12, color="on_felt")
+        cv.text(x, y, fit(label, 12, W - x - 8), size=12, color="on_felt")
         _row(cv, cards, x, y + 8, 170, 0.6, suits)
         y += 70
     if y > 180:  # a row of cards at 0.6 (45 high) under its label, 70 apart
@@ -403,7 +405,7 @@ def draw_table_narrow(
         y += 20 + 60 + 22
     extras: list[tuple[str, CardSet | int, CardSet]] = []
     if sc.stock or sc.stock_hidden:
-        shown = "" if sc.stock_hidden else " (face up)"
+        shown = " (face up)" if sc.stock_public else " (face down)"
         count = plural(len(sc.stock) + sc.stock_hidden, "card")
         extras.append(
             (
