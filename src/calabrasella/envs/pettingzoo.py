@@ -9,8 +9,9 @@ Gymnasium and NumPy).
   ``Discrete(encoding.num_actions(rules))``.
 - **Observations**: a dict ``{"observation": encoding.observation(view),
   "action_mask": encoding.legal_mask(view)}`` from the agent's own view
-  (``float32`` and ``int8`` arrays); the mask is all zero for an agent not
-  to act.
+  (``float32`` and ``int8`` arrays, ``encoding.observation_size(rules)`` and
+  ``encoding.num_actions(rules)`` long); the mask is all zero for an agent
+  not to act.
 - **Chance** (the shuffle and dividete's unseen draw) is resolved inside the
   env with a ``random.Random`` seeded by ``reset(seed=...)``: the same seed
   and the same actions give the same deal and the same observations.
@@ -97,7 +98,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(
-                        0.0, OBSERVATION_HIGH, (encoding.OBSERVATION_SIZE,), np.float32
+                        0.0, OBSERVATION_HIGH, (encoding.observation_size(rules),), np.float32
                     ),
                     "action_mask": spaces.Box(0, 1, (size,), np.int8),
                 }
