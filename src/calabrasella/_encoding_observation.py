@@ -28,8 +28,9 @@ from ._encoding_moves import PLAY, REVOKE, Moves, Vocabulary, move_of, read, voc
 from ._encoding_views import ALL, partner, scan, tricks_left
 from ._memo import keep
 from ._tricks import winning_play
-from .actions import Contract, Modifier
+from .actions import Contract, Modifier, Play, Revoke
 from .phases import PLAYING, Phase
+from .rulesets.base import PLAY_TABLE
 
 if TYPE_CHECKING:
     from .views import View
@@ -339,6 +340,24 @@ def _before_play(lay: _Layout, moves: Moves) -> tuple[int, tuple[int, ...], Any,
     return known
 
 
+def _irregular(
+    lay: _Layout, plays: tuple[Any, ...], bits: int, counts: tuple[int, ...]
+) -> tuple[int, tuple[int, ...]]:
+    """Add table mode's moves in the play other than plays and revokes to the bits and the
+    move counts."""
+    more = list(counts)
+    for seat, action in plays:
+        if action.__class__ is not Play and action.__class__ is not Revoke:
+            _, kind, cards, _, _ = move_of(lay.voc, seat, action, False)
+            c = lay.count_at.get(kind)
+            if c is not None:
+                more[4 * c + seat] += 1
+            p = lay.card_at.get(kind)
+            if cards and p is not None:
+                bits |= cards << (lay.cards + 160 * p + 40 * seat)
+    return bits, tuple(more)
+
+
 def _plays(lay: _Layout, moves: Moves, view: View) -> int:
     """Return the information state's bits of the moves since the play began."""
     history = view.history
@@ -386,6 +405,8 @@ def _encode(view: View, recall: bool = False) -> tuple[int, tuple[int, ...], tup
     moves = read(view)
     before, counts, high, history_bits = _before_play(lay, moves)
     bits |= before
+    if rules._play == PLAY_TABLE:  # a card out of turn, an abandon: moves in the play too
+        bits, counts = _irregular(lay, view.history[moves.cut :], bits, counts)
     if recall:
         _room(lay, len(moves.moves))
         bits |= history_bits | _plays(lay, moves, view)
