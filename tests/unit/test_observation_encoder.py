@@ -169,7 +169,7 @@ def reference(view: cb.View, calls: int, recall: bool = False) -> list[float] | 
             moves.append(_move(forced[0][1], forced.pop(0)[2], True))
         if i < len(view.history):
             moves.append(_move(*view.history[i], False))
-    for seat, kind, shown, down, was_forced in moves:
+    for seat, kind, shown, _, _ in moves:
         if kind in COUNTED:
             parts["move_counts"][4 * COUNTED.index(kind) + seat] += 1.0
         if kind in CARDED:
