@@ -139,6 +139,11 @@ class CalabrasellaGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> CalabrasellaState:
         return CalabrasellaState(self)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> CalabrasellaGame:
+        """The game itself: it never changes, and a state's clone (a deep copy) shares it
+        (a copy made by pickling would lack the ruleset and the deal's places)."""
+        return self
+
     def replay_world(self, world: State) -> CalabrasellaState:
         """Return a new state that deals ``world``'s cards and replays its history."""
         where: dict[int, int] = {}
@@ -368,8 +373,10 @@ class _Observer:
 
     def string_from(self, state: CalabrasellaState, player: int) -> str:
         if state.state is None:
+            # (in card order: the order they came in tells nothing, as no one acts between)
             mine = [
-                _card_text(c) for p, c in zip(state._game.places, state.dealt) if p == player
+                _card_text(c)
+                for c in sorted(c for p, c in zip(state._game.places, state.dealt) if p == player)
             ]
             return f"seat {player}; dealt {len(state.dealt)}; mine: {' '.join(mine)}"
         view = state.view(player)
