@@ -125,9 +125,10 @@ _TAIL = slice(_AT["tricks_won"], _AT["tricks_left"] + 1)
 assert _HEAD.stop - _HEAD.start == 6 and _TAIL.stop - _TAIL.start == 9
 assert _AT["tricks_won"] + 4 == _AT["card_units_won"] and _AT["hand_sizes"] == _HEAD.start + 1
 
-#: The kinds of move whose cards the vector shows, seat by seat (a call's card is the
-#: ``called`` part; plays and revokes are ``played``); a variant's own kinds too.
-_CARD_KINDS = ("give_back", "discard", "take", "draw", "out_of_turn")
+#: The kinds of move whose cards the vector shows, seat by seat, and a variant's own
+#: kinds (a call's card is the ``called`` part, a seat's own draws ``drawn``, plays and
+#: revokes ``played``).
+_CARD_KINDS = ("give_back", "discard", "take", "out_of_turn")
 
 
 class _Layout:
@@ -145,7 +146,7 @@ class _Layout:
         kinds = voc.kinds
         counted = [k for k in range(len(kinds)) if k not in (PLAY, REVOKE)]
         self.count_at = {k: i for i, k in enumerate(counted)}
-        carded = [voc.index[k] for k in _CARD_KINDS] + [*voc.custom.values(), len(kinds) - 1]
+        carded = [voc.index[k] for k in _CARD_KINDS] + [*voc.custom.values()]
         self.card_at = {k: i for i, k in enumerate(carded)}
         self.move_width = 46 + len(kinds)
         self.room = voc.moves
@@ -249,7 +250,7 @@ def observation_size(rules: Any, recall: bool = False) -> int:
     Example:
         >>> import calabrasella as cb
         >>> observation_size(cb.CAVENDISH), observation_size(cb.CALABRESELLA)
-        (1753, 1761)
+        (1433, 1441)
     """
     lay = _layout(rules)
     return lay.recall_size if recall else lay.size
@@ -515,9 +516,9 @@ def observation(view: View, *, numpy: bool = False, recall: bool = False) -> Any
         array[at] = counts
         return array
     out: list[float] = []
-    table = _BYTE_FLOATS
-    for byte in raw:
-        out += table[byte]
+    extend = out.extend
+    for floats in map(_BYTE_FLOATS.__getitem__, raw):
+        extend(floats)
     del out[size:]
     out[_HEAD] = map(float, head)
     out[_TAIL] = map(float, tail)

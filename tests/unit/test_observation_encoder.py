@@ -36,7 +36,7 @@ KINDS = [
     "play", "revoke", "turn_stock", "out_of_turn", "abandon", "other",
 ]  # fmt: skip
 COUNTED = [k for k in KINDS if k not in ("play", "revoke")]
-CARDED = ["give_back", "discard", "take", "draw", "out_of_turn", "other"]
+CARDED = ["give_back", "discard", "take", "out_of_turn"]
 _NAMES = {
     cb.Pass: "pass", cb.Done: "done", cb.Call: "call", cb.GiveBack: "give_back",
     cb.Discard: "discard", cb.Take: "take", cb.Draw: "draw", cb.Play: "play",
