@@ -103,7 +103,9 @@ def parts(rules: cb.Ruleset) -> dict[str, Callable[[cb.Ruleset, int, int], int]]
 
     from calabrasella import _encoding_observation, encoding
 
-    constant = np.zeros(encoding.observation_size(rules), np.float32)
+    sized = getattr(encoding, "observation_size", None)  # (an older library: one size for all)
+    size = sized(rules) if sized else getattr(encoding, "OBSERVATION_SIZE")  # noqa: B009
+    constant = np.zeros(size, np.float32)
 
     def fields(view: Any) -> Any:
         return (view.hand, view.trick, view.history, constant)[-1]

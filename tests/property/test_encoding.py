@@ -266,6 +266,13 @@ def test_the_docs_table_is_the_layout() -> None:
     for kind, *sizes in totals:
         for rules, size in zip(games, sizes):
             assert enc.observation_size(rules, recall=kind != "observation") == int(size)
+    docs = Path(__file__).parents[2] / "docs"
+    cavendish, calabresella = enc.observation_size(cb.CAVENDISH), enc.observation_size(cb.CALABRESELLA)
+    recall = enc.observation_size(cb.CALABRESELLA, recall=True)
+    pettingzoo = (docs / "pettingzoo.md").read_text(encoding="utf-8")
+    assert f"({cavendish} entries for Cavendish, {calabresella} for Calabresella)" in pettingzoo
+    openspiel = (docs / "openspiel.md").read_text(encoding="utf-8")
+    assert f"{recall} and {calabresella} for Calabresella" in openspiel
 
 
 def test_the_docs_action_table_is_the_action_space() -> None:
