@@ -70,7 +70,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         **options: Options for a ruleset given by name (``follow_suit=False``...).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "svg"], "name": "calabrasella_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "svg"], "name": "calabrasella_v1", "is_parallelizable": False}
 
     def __init__(
         self,
