@@ -49,7 +49,7 @@ def timed(views: list[cb.View], clock: Any, **kwargs: Any) -> float:
     started = clock()
     for view in views:
         observation(view, **kwargs)
-    return (clock() - started) / len(views) * 1e6
+    return float(clock() - started) / len(views) * 1e6
 
 
 def main() -> None:
@@ -83,7 +83,7 @@ def main() -> None:
     view = deal_views(rules, 1)[0]
     sizes = {"list": len(encoding.observation(view))}
     if recall:
-        sizes["numpy, recall"] = len(encoding.observation(view, recall=True))  # type: ignore[call-arg]
+        sizes["numpy, recall"] = len(encoding.observation(view, recall=True))
     print(f"{args.game}: {args.deals} fresh deals x {args.rounds} rounds, {count} views, {args.clock} clock")
     for name, times in per.items():
         size = sizes.get(name, sizes["list"])

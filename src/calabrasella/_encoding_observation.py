@@ -33,6 +33,7 @@ from .phases import PLAYING, Phase
 from .rulesets.base import PLAY_TABLE
 
 if TYPE_CHECKING:
+    from .rulesets.base import Ruleset
     from .views import View
 
 __all__ = [
@@ -207,7 +208,7 @@ def _layout(rules: Any) -> _Layout:
     return known
 
 
-def observation_parts(rules: Any, recall: bool = False) -> tuple[tuple[str, int, str], ...]:
+def observation_parts(rules: Ruleset, recall: bool = False) -> tuple[tuple[str, int, str], ...]:
     """Return the parts of ``rules``' vector, in order: ``(name, size, meaning)``.
 
     :data:`OBSERVATION_LAYOUT`, then the parts sized from the ruleset; with
@@ -226,7 +227,7 @@ def observation_parts(rules: Any, recall: bool = False) -> tuple[tuple[str, int,
     return lay.recall_parts if recall else lay.parts
 
 
-def observation_layout(rules: Any, recall: bool = False) -> dict[str, slice]:
+def observation_layout(rules: Ruleset, recall: bool = False) -> dict[str, slice]:
     """Return each part of ``rules``' vector and its slice.
 
     Raises:
@@ -241,7 +242,7 @@ def observation_layout(rules: Any, recall: bool = False) -> dict[str, slice]:
     return dict(lay.recall_slices if recall else lay.slices)
 
 
-def observation_size(rules: Any, recall: bool = False) -> int:
+def observation_size(rules: Ruleset, recall: bool = False) -> int:
     """Return the length of ``rules``' vectors (with ``recall=True``, of its information states).
 
     Raises:

@@ -292,6 +292,7 @@ def test_the_view_helpers_are_the_encoding_functions(rules: cb.Ruleset) -> None:
         assert view.partner == enc.partner(view)
         assert view.tricks_left == enc.tricks_left(view)
         obs = reference(view, calls)
+        assert obs is not None
         layout = enc.observation_layout(rules)
         unseen = obs[layout["unseen"]]
         assert view.unseen_cards == cb.CardSet.of([c for c in cb.DECK if unseen[c.index]])

@@ -46,10 +46,15 @@ GAMES = [
 ]
 
 
-try:
-    import numpy
-except ImportError:  # (the vectors as lists, packed by the array module)
-    numpy = None
+def _numpy() -> Any:
+    try:
+        import numpy
+    except ImportError:  # (the vectors as lists, packed by the array module)
+        return None
+    return numpy
+
+
+numpy = _numpy()
 
 
 def _vector(view: cb.View, recall: bool) -> bytes:
@@ -216,6 +221,7 @@ def test_hidden_moves_are_counted_and_seen_cards_shown() -> None:
     rng = random.Random(4)
     state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
     while state.phase is not cb.Phase.PLAYING:
+        action: cb.Action
         if state.phase is cb.Phase.BIDDING:
             action = cb.Bid("stand") if cb.Bid("stand") in state.legal_actions() else cb.Pass()
         else:
