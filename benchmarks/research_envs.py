@@ -97,13 +97,15 @@ def cut_short(make: Callable[[Any], Any]) -> Callable[[cb.Ruleset, int, int], in
     return loop
 
 
-def parts() -> dict[str, Callable[[cb.Ruleset, int, int], int]]:
+def parts(rules: cb.Ruleset) -> dict[str, Callable[[cb.Ruleset, int, int], int]]:
     """The env with its observation cut short at three places (see ``--parts``)."""
     import numpy as np
 
     from calabrasella import _encoding_observation, encoding
 
-    constant = np.zeros(encoding.OBSERVATION_SIZE, np.float32)
+    sized = getattr(encoding, "observation_size", None)  # (an older library: one size for all)
+    size = sized(rules) if sized else getattr(encoding, "OBSERVATION_SIZE")  # noqa: B009
+    constant = np.zeros(size, np.float32)
 
     def fields(view: Any) -> Any:
         return (view.hand, view.trick, view.history, constant)[-1]
@@ -147,7 +149,7 @@ def main() -> None:
     rules = cb.find_ruleset(args.game)
     contenders = available()
     if args.parts and "pettingzoo" in contenders:
-        contenders.update(parts())
+        contenders.update(parts(rules))
     per: dict[str, list[float]] = {name: [] for name in contenders}
     for r in range(args.rounds):
         for name, loop in contenders.items():

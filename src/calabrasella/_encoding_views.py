@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._tricks import winning_play
+from ._tricks import legal_plays, winning_play
 from .actions import Call, Draw, Play, Revoke
 from .cards import Card, CardSet, _cardset
 from .errors import SeatError
@@ -51,8 +51,9 @@ def scan(view: View) -> tuple[int, int, int]:
     Returns ``(played, voids, seen)``: ``played`` has bit ``40 * seat +
     card.index`` for each card a seat played to a trick (a :class:`Play` or
     a :class:`Revoke`); ``voids`` has bit ``4 * seat + suit`` for each suit a
-    seat showed out of (a ``Play``, not a revoke, off the suit led, where
-    ``rules.follow_suit`` makes it follow); ``seen`` has bit ``card.index`` for
+    seat showed out of (a ``Play``, not a revoke, off the suit led, that the
+    play's legal-play kernel refuses to a hand holding the suit led, as it
+    does where ``rules.follow_suit`` makes a seat follow); ``seen`` has bit ``card.index`` for
     each card named face up by an entry of the history (plays included; a
     :class:`Call` names a card without showing it, and a face-down entry
     names none).
@@ -95,7 +96,7 @@ def scan(view: View) -> tuple[int, int, int]:
             seen |= 1 << card
             if count % 3 == 0:
                 led = card // 10
-            elif follow and cls is Play and card // 10 != led:
+            elif cls is Play and card // 10 != led and _shows_void(follow, led, card // 10):
                 voids |= 1 << (4 * seat + led)
             count += 1
         elif cls is Draw:
@@ -107,6 +108,21 @@ def scan(view: View) -> tuple[int, int, int]:
     # the new scan first; the one it extends (or the oldest) goes
     _SCANS[key] = ((history, played, voids, seen, count, led), *bucket[:at], *bucket[at + 1 : _KEEP])
     return played, voids, seen
+
+
+_VOID: dict[tuple[bool, int, int], bool] = {}
+
+
+def _shows_void(follow: bool, led: int, suit: int) -> bool:
+    """Whether playing a card of ``suit`` to a trick led in suit ``led`` shows a void in
+    ``led``: asked of the play's kernel (:func:`calabrasella._tricks.legal_plays`), is
+    that card refused to a hand that also holds a card of the suit led?"""
+    known = _VOID.get((follow, led, suit))
+    if known is None:
+        lead, held, card = 10 * led, 10 * led + 1, 10 * suit
+        legal = legal_plays(1 << held | 1 << card, (lead,), follow)
+        known = _VOID[(follow, led, suit)] = all(p.card.index != card for p in legal)
+    return known
 
 
 def cards_played(view: View) -> tuple[CardSet, ...]:

@@ -33,9 +33,14 @@ fixed place in a fixed space: both raise
 own actions needs its own encoding.
 
 **Observations.** :func:`observation` turns a :class:`~calabrasella.View`
-into a flat vector of floats laid out as :data:`OBSERVATION_LAYOUT` says
-(:func:`observation_layout` gives each part's slice); seats are absolute
-(0 to 3; a three-seat table leaves seat 3's entries at zero).
+into a flat vector of floats of a fixed length for its ruleset
+(:func:`observation_size`): the parts every ruleset shares
+(:data:`OBSERVATION_LAYOUT`), then the highest bid, the auction's calls in
+order and the moves each seat made after it as the view's seat saw them
+(:func:`observation_parts` lists them all, :func:`observation_layout` gives
+each part's slice); seats are absolute (0 to 3; a three-seat table leaves
+seat 3's entries at zero). With ``recall=True`` it is the information state:
+every move after the auction follows, in order.
 
 **What a view tells.** :func:`cards_played`, :func:`unseen_cards`,
 :func:`known_voids`, :func:`winning_seat`, :func:`partner` and
@@ -55,7 +60,7 @@ Example:
     >>> mask = encoding.legal_mask(view)
     >>> len(mask), sum(mask)
     (208, 2)
-    >>> len(encoding.observation(view)) == encoding.OBSERVATION_SIZE
+    >>> len(encoding.observation(view)) == encoding.observation_size(cb.CAVENDISH)
     True
 """
 
@@ -65,9 +70,11 @@ from typing import Any, Union
 
 from ._encoding_observation import (
     OBSERVATION_LAYOUT,
-    OBSERVATION_SIZE,
+    OBSERVATION_VERSION,
     observation,
     observation_layout,
+    observation_parts,
+    observation_size,
 )
 from ._encoding_views import (
     cards_played,
@@ -117,7 +124,7 @@ __all__ = [
     "NUM_REGULAR_ACTIONS",
     "NUM_TABLE_ACTIONS",
     "OBSERVATION_LAYOUT",
-    "OBSERVATION_SIZE",
+    "OBSERVATION_VERSION",
     "action_at",
     "action_id",
     "action_of",
@@ -128,6 +135,8 @@ __all__ = [
     "num_actions",
     "observation",
     "observation_layout",
+    "observation_parts",
+    "observation_size",
     "partner",
     "tricks_left",
     "unseen_cards",

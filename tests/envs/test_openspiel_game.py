@@ -64,6 +64,13 @@ def test_the_game_is_the_library_deal(name: str) -> None:
     view = mid.state.view(player)
     assert mid.legal_actions() == sorted(encoding.action_id(a) for a in view.legal_actions)
     assert list(mid.observation_tensor(player)) == pytest.approx(encoding.observation(view))
+    assert list(mid.information_state_tensor(player)) == pytest.approx(
+        encoding.observation(view, recall=True)
+    )
+    assert game.observation_tensor_shape() == [encoding.observation_size(mid.state.rules)]
+    assert game.information_state_tensor_shape() == [
+        encoding.observation_size(mid.state.rules, recall=True)
+    ]
     assert game.num_distinct_actions() == encoding.num_actions(mid.state.rules)
 
 
@@ -85,6 +92,54 @@ def test_resampling_keeps_the_information_state(name: str) -> None:
         assert world.legal_actions() == state.legal_actions()
         deals.add(tuple(world.history()[:40]))
     assert len(deals) > 1
+
+
+def _branching_walk(game: Any, states: int, seed: int) -> Any:
+    """``states`` states of random playouts, each deal played out again from states met
+    before (one before the play half the time, the deal's chance nodes included): the same
+    cards along other lines."""
+    rng = random.Random(seed)
+    seen = 0
+    while seen < states:
+        met = [game.new_initial_state()]
+        for _ in range(30):
+            early = [m for m in met if m.state is None or m.state.phase.name != "PLAYING"]
+            state = rng.choice(early if early and rng.random() < 0.5 else met).clone()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    actions, probs = zip(*state.chance_outcomes())
+                    state.apply_action(rng.choices(actions, probs)[0])
+                else:
+                    state.apply_action(rng.choice(state.legal_actions()))
+                met.append(state.clone())
+                yield state
+                seen += 1
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "states"),
+    [
+        pytest.param("python_calabrasella", {}, 10_000, id="calabrasella"),
+        pytest.param("python_calabresella", {}, 10_000, id="calabresella", marks=pytest.mark.slow),
+        pytest.param(
+            "python_calabresella", {"auction": "until_two_pass", "give_back": "face_down"}, 10_000,
+            id="calabresella-until-two-pass",
+        ),
+    ],
+)  # fmt: skip
+def test_the_information_state_tensor_tells_every_information_state_apart(
+    name: str, params: dict[str, object], states: int
+) -> None:
+    """Over 10,000 states of each game, every player's information-state tensor is a
+    function the string can be read back from: two tensors alike, two strings alike."""
+    game = pyspiel.load_game(name, params)
+    strings: dict[bytes, str] = {}
+    for state in _branching_walk(game, states, seed=5):
+        for player in range(game.num_players()):
+            tensor = np.asarray(state.information_state_tensor(player), np.float32).tobytes()
+            key = state.information_state_string(player)
+            assert strings.setdefault(tensor, key) == key, key
+    assert len(set(strings.values())) > states
 
 
 @pytest.mark.parametrize("name", ["python_calabrasella", "python_calabresella"])

@@ -127,7 +127,7 @@ def test_before_reset_the_env_says_reset_first(call: Any, word: str) -> None:
 
 
 def test_each_game_has_its_own_name() -> None:
-    """PettingZoo names an env "<name>_v<version>": the two games are not both "calabrasella_v0"."""
-    assert CalabrasellaEnv("cavendish").metadata["name"] == "cavendish_v0"
-    assert CalabrasellaEnv("calabresella").metadata["name"] == "calabresella_v0"
-    assert CalabrasellaEnv.metadata["name"] == "calabrasella_v0"  # the class's own is left alone
+    """PettingZoo names an env "<name>_v<version>": the two games are not both "calabrasella_v1"."""
+    assert CalabrasellaEnv("cavendish").metadata["name"] == "cavendish_v1"
+    assert CalabrasellaEnv("calabresella").metadata["name"] == "calabresella_v1"
+    assert CalabrasellaEnv.metadata["name"] == "calabrasella_v1"  # the class's own is left alone

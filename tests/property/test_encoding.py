@@ -104,16 +104,21 @@ def test_observations_are_equal_in_worlds_the_seat_cannot_tell_apart() -> None:
     assert differed > compared // 2  # the worlds really hide other cards
 
 
-def test_observation_layout_covers_the_vector_once() -> None:
-    """The layout's slices tile the vector, in order, without a gap."""
-    layout = enc.observation_layout()
+@pytest.mark.parametrize("rules", OPTION_GRID, ids=lambda r: repr(r)[:50])
+@pytest.mark.parametrize("recall", [False, True])
+def test_observation_layout_covers_the_vector_once(rules: cb.Ruleset, recall: bool) -> None:
+    """Each ruleset's layout begins with the common parts; its slices tile the vector, in
+    order, without a gap."""
+    parts = enc.observation_parts(rules, recall)
+    assert parts[: len(enc.OBSERVATION_LAYOUT)] == enc.OBSERVATION_LAYOUT
+    layout = enc.observation_layout(rules, recall)
     at = 0
-    for name, size, _ in enc.OBSERVATION_LAYOUT:
+    for name, size, _ in parts:
         assert layout[name] == slice(at, at + size)
         at += size
-    assert at == enc.OBSERVATION_SIZE
-    view = cb.new_deal(cb.CAVENDISH, seed=1).view(0)
-    assert len(enc.observation(view)) == enc.OBSERVATION_SIZE
+    assert at == enc.observation_size(rules, recall)
+    view = cb.new_deal(rules, seed=1).view(0)
+    assert len(enc.observation(view, recall=recall)) == at
 
 
 def _true_trick_winner(trick: tuple[tuple[int, cb.Card], ...]) -> int:
@@ -163,7 +168,7 @@ def _bits(values: list[float]) -> int:
 def _check_parts(view: cb.View) -> None:
     """The observation's parts say what the helpers and the view say."""
     obs = enc.observation(view)
-    part = enc.observation_layout()
+    part = enc.observation_layout(view.rules)
     assert _bits(obs[part["unseen"]]) == enc.unseen_cards(view).mask
     assert _bits(obs[part["hand"]]) == view.hand.mask
     played = obs[part["played"]]
@@ -233,14 +238,41 @@ def test_actions_without_an_id_are_refused() -> None:
 
 
 def test_the_docs_table_is_the_layout() -> None:
-    """docs/research.md's layout table lists each part with its slice and size, in order."""
+    """docs/research.md's layout table lists each part in order: the common parts with their
+    slice and size, then the parts sized from the ruleset with their size in Cavendish and in
+    Calabresella, the two auctions of Calabresella, and the information state's sizes."""
     page = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| `(\w+)` \| (\d+):(\d+) \| (\d+) \|", page, flags=re.MULTILINE)
-    layout = enc.observation_layout()
+    layout = enc.observation_layout(cb.CAVENDISH)
     assert [name for name, *_ in rows] == [name for name, _, _ in enc.OBSERVATION_LAYOUT]
     for name, start, stop, size in rows:
         assert layout[name] == slice(int(start), int(stop))
         assert int(stop) - int(start) == int(size)
+    sized = re.findall(
+        r"^\| `(\w+)` \| (from \d+|after it) \| (\d+) / (\d+) / (\d+) \|", page, flags=re.MULTILINE
+    )
+    games = (cb.CAVENDISH, cb.CALABRESELLA, cb.Calabresella(auction="until_two_pass"))
+    names = [name for name, _, _ in enc.observation_parts(cb.CAVENDISH, recall=True)]
+    assert [name for name, *_ in sized] == names[len(rows) :]
+    for name, start, *sizes in sized:
+        for rules, size in zip(games, sizes):
+            part = enc.observation_layout(rules, recall=True)[name]
+            assert part.stop - part.start == int(size)
+        # the first starts where the common parts end, in every ruleset; the others follow
+        assert start == ("from 718" if name == "high_bid" else "after it")
+    assert enc.observation_layout(cb.CALABRESELLA)["high_bid"].start == 718
+    totals = re.findall(r"^\| (observation|information state) \| (\d+) / (\d+) / (\d+) \|", page, flags=re.MULTILINE)
+    assert [kind for kind, *_ in totals] == ["observation", "information state"]
+    for kind, *sizes in totals:
+        for rules, size in zip(games, sizes):
+            assert enc.observation_size(rules, recall=kind != "observation") == int(size)
+    docs = Path(__file__).parents[2] / "docs"
+    cavendish, calabresella = enc.observation_size(cb.CAVENDISH), enc.observation_size(cb.CALABRESELLA)
+    recall = enc.observation_size(cb.CALABRESELLA, recall=True)
+    pettingzoo = (docs / "pettingzoo.md").read_text(encoding="utf-8")
+    assert f"({cavendish} entries for Cavendish, {calabresella} for Calabresella)" in pettingzoo
+    openspiel = (docs / "openspiel.md").read_text(encoding="utf-8")
+    assert f"{recall} and {calabresella} for Calabresella" in openspiel
 
 
 def test_the_docs_action_table_is_the_action_space() -> None:

@@ -17,10 +17,11 @@ options as game parameters, ``pyspiel.load_game("python_calabresella",
   player to act chooses among its own view's actions: another seat's
   irregular actions (a card out of turn) are not offered.
 - **Information state and observation** strings and tensors come from the
-  player's :class:`~calabrasella.View`: the tensors are
-  :func:`calabrasella.encoding.observation` (the information-state tensor
-  is the same vector: it does not recall the order of the moves, which the
-  information-state string does).
+  player's :class:`~calabrasella.View`: the observation tensor is
+  :func:`calabrasella.encoding.observation`, the information-state tensor
+  ``observation(view, recall=True)``, which holds the player's whole history
+  as it saw it (the auction, the exchange, every trick in order and who
+  led), so it differs wherever the information-state string does.
 - ``resample_from_infostate`` draws a world with the library's uniform
   sampler (:class:`calabrasella.bots.Sampler`), which OpenSpiel's IS-MCTS uses.
 - **Returns** are the result's payments in units (zero-sum).
@@ -138,6 +139,11 @@ class CalabrasellaGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> CalabrasellaState:
         return CalabrasellaState(self)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> CalabrasellaGame:
+        """The game itself: it never changes, and a state's clone (a deep copy) shares it
+        (a copy made by pickling would lack the ruleset and the deal's places)."""
+        return self
+
     def replay_world(self, world: State) -> CalabrasellaState:
         """Return a new state that deals ``world``'s cards and replays its history."""
         where: dict[int, int] = {}
@@ -169,7 +175,7 @@ class CalabrasellaGame(pyspiel.Game):  # type: ignore[misc]
             or not iig_obs_type.public_info
         ):
             raise ValueError("only a player's own observation (private and public) is supported")
-        return _Observer(perfect_recall)
+        return _Observer(self.rules, perfect_recall)
 
 
 class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
@@ -338,29 +344,39 @@ def _card_text(index: int) -> str:
 
 
 class _Observer:
-    """OpenSpiel's observer: a player's view as a string and as the encoding's vector."""
+    """OpenSpiel's observer: a player's view as a string and as the encoding's vector
+    (with perfect recall, the information state: ``observation(view, recall=True)``)."""
 
-    def __init__(self, perfect_recall: bool) -> None:
+    def __init__(self, rules: Ruleset, perfect_recall: bool) -> None:
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(encoding.OBSERVATION_SIZE, np.float32)
-        self.dict = {
-            name: self.tensor[part] for name, part in encoding.observation_layout().items()
-        }
+        size = encoding.observation_size(rules, recall=perfect_recall)
+        self.tensor = np.zeros(size, np.float32)
+        layout = encoding.observation_layout(rules, recall=perfect_recall)
+        self.dict = {name: self.tensor[part] for name, part in layout.items()}
 
     def set_from(self, state: CalabrasellaState, player: int) -> None:
-        if state.state is None:  # the deal: the seat and its cards dealt so far
+        if state.state is None:  # the deal: the seat, its cards and how many each place got
             self.tensor.fill(0.0)
             self.dict["seat"][player] = 1.0
+            sizes = self.dict["hand_sizes"]
             for place, card in zip(state._game.places, state.dealt):
                 if place == player:
                     self.dict["hand"][card] = 1.0
+                if place < 0:
+                    self.dict["stock_size"][0] += 1.0
+                else:
+                    sizes[place] += 1.0
             return
-        self.tensor[:] = encoding.observation(state.view(player), numpy=True)
+        self.tensor[:] = encoding.observation(
+            state.view(player), numpy=True, recall=self.perfect_recall
+        )
 
     def string_from(self, state: CalabrasellaState, player: int) -> str:
         if state.state is None:
+            # (in card order: the order they came in tells nothing, as no one acts between)
             mine = [
-                _card_text(c) for p, c in zip(state._game.places, state.dealt) if p == player
+                _card_text(c)
+                for c in sorted(c for p, c in zip(state._game.places, state.dealt) if p == player)
             ]
             return f"seat {player}; dealt {len(state.dealt)}; mine: {' '.join(mine)}"
         view = state.view(player)

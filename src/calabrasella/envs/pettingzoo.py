@@ -9,8 +9,9 @@ Gymnasium and NumPy).
   ``Discrete(encoding.num_actions(rules))``.
 - **Observations**: a dict ``{"observation": encoding.observation(view),
   "action_mask": encoding.legal_mask(view)}`` from the agent's own view
-  (``float32`` and ``int8`` arrays); the mask is all zero for an agent not
-  to act.
+  (``float32`` and ``int8`` arrays, ``encoding.observation_size(rules)`` and
+  ``encoding.num_actions(rules)`` long); the mask is all zero for an agent
+  not to act.
 - **Chance** (the shuffle and dividete's unseen draw) is resolved inside the
   env with a ``random.Random`` seeded by ``reset(seed=...)``: the same seed
   and the same actions give the same deal and the same observations.
@@ -73,7 +74,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         **options: Options for a ruleset given by name (``follow_suit=False``...).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "svg"], "name": "calabrasella_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "svg"], "name": "calabrasella_v1", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -92,9 +93,10 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         if render_mode not in (None, "ansi", "svg"):
             raise ValueError(f"render_mode={render_mode!r}: expected None, 'ansi' or 'svg'")
         self.rules: Ruleset = rules
-        # each game its own name (PettingZoo's "<name>_v<version>"): cavendish_v0,
-        # calabresella_v0; the instance's own copy, the class's left as it is
-        self.__dict__["metadata"] = {**type(self).metadata, "name": f"{rules.name}_v0"}
+        # each game its own name (PettingZoo's "<name>_v<version>"): cavendish_v1,
+        # calabresella_v1 (v1: the observation holds the auction and the moves after
+        # it); the instance's own copy, the class's left as it is
+        self.__dict__["metadata"] = {**type(self).metadata, "name": f"{rules.name}_v1"}
         self.render_mode = render_mode
         self.possible_agents = [f"seat_{s}" for s in range(rules.players)]
         self._seat = {agent: s for s, agent in enumerate(self.possible_agents)}
@@ -104,7 +106,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
             a: spaces.Dict(
                 {
                     "observation": spaces.Box(
-                        0.0, OBSERVATION_HIGH, (encoding.OBSERVATION_SIZE,), np.float32
+                        0.0, OBSERVATION_HIGH, (encoding.observation_size(rules),), np.float32
                     ),
                     "action_mask": spaces.Box(0, 1, (size,), np.int8),
                 }
