@@ -7,12 +7,22 @@ each deal's first state; runs ``shared/bench/floor.py`` (the bare mutable
 playout) in the same process, interleaved round by round, and reports
 medians of per-round ratios to it, with the issue's targets.
 
+Every round draws new deals (a seed of its own: the engine never met them,
+so no cache of it answers them), as a program playing deal after deal meets
+them; "warm" figures beside them replay the same deals every round, for
+comparison only. It also reports, on Cavendish states half-way through the
+play of new deals, the µs to build the mover's view the first time (cold)
+and again (warm), and of a pickle round trip; and µs an action by phase,
+cold and warm, for both games.
+
 usage: python benchmarks/playout.py [--deals N] [--rounds R] [--floor PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import pickle
 import random
 import runpy
 import statistics
@@ -81,59 +91,116 @@ def rollouts_with_deals(rules: cb.Ruleset, deals: int, seed: int) -> None:
         rollout(new_deal(rules, dealer=i % 3, seed=rng), rng)
 
 
-def per_decision_us(rules: cb.Ruleset, deals: int, seed: int) -> tuple[float, float]:
-    """Return the median µs of ``legal_actions`` + ``apply``, and of ``view``, per decision."""
+def by_phase(rules: cb.Ruleset, deals: int, seed: int) -> dict[str, tuple[int, int, int]]:
+    """Play ``deals`` random deals; return, by phase, the ns of ``legal_actions`` + ``apply``,
+    the ns of the mover's ``view``, and the number of actions (chance outcomes left out)."""
     rng = random.Random(seed)
     clock = time.perf_counter_ns
-    step: list[int] = []
-    looks: list[int] = []
+    legal_actions, apply = cb.legal_actions, cb.apply
+    totals: dict[str, list[int]] = {}
     for i in range(deals):
         state = cb.new_deal(rules, dealer=i % 3, seed=rng)
         while not state.is_over:
             if state.is_chance:
-                state = cb.apply(state, cb.sample_chance(state, rng))
+                state = apply(state, cb.sample_chance(state, rng))
                 continue
             seat: int = state.to_move  # type: ignore[assignment]
             t0 = clock()
-            actions = cb.legal_actions(state)
+            actions = legal_actions(state)
             t1 = clock()
             action = rng.choice(actions)
             t2 = clock()
-            new = cb.apply(state, action)
+            new = apply(state, action)
             t3 = clock()
             state.view(seat)
             t4 = clock()
-            step.append(t1 - t0 + t3 - t2)
-            looks.append(t4 - t3)
+            row = totals.get(state.phase.name)
+            if row is None:
+                row = totals[state.phase.name] = [0, 0, 0]
+            row[0] += t1 - t0 + t3 - t2
+            row[1] += t4 - t3
+            row[2] += 1
             state = new
-    return statistics.median(step) / 1000, statistics.median(looks) / 1000
+    return {name: (row[0], row[1], row[2]) for name, row in totals.items()}
+
+
+def mid_deal_states(rules: cb.Ruleset, deals: int, seed: int) -> list[cb.State]:
+    """Return a state half-way through the play of each of ``deals`` random deals.
+
+    Each is played with ``rollout``-like random choices through :func:`calabrasella.apply`
+    (no view built, nothing pickled): its views and its pickle are cold.
+    """
+    rng = random.Random(seed)
+    found: list[cb.State] = []
+    for i in range(deals):
+        state = cb.new_deal(rules, dealer=i % 3, seed=rng)
+        play: list[cb.State] = []
+        while not state.is_over:
+            if state.phase is cb.Phase.PLAYING:
+                play.append(state)
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+            else:
+                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+        if play:
+            found.append(play[len(play) // 2])
+    return found
+
+
+def views_of(states: list[cb.State]) -> float:
+    """Return the µs per state to build the mover's view of each of ``states``."""
+    t0 = time.perf_counter()
+    for state in states:
+        state.view(state.to_move)  # type: ignore[arg-type]
+    return (time.perf_counter() - t0) / len(states) * 1e6
+
+
+def pickle_round_trips(states: list[cb.State]) -> float:
+    """Return the µs per state of ``pickle.loads(pickle.dumps(state))`` over ``states``."""
+    dumps, loads = pickle.dumps, pickle.loads
+    t0 = time.perf_counter()
+    for state in states:
+        loads(dumps(state))
+    return (time.perf_counter() - t0) / len(states) * 1e6
 
 
 def rounds_of(
-    fns: dict[str, Callable[[], object]], deals: int, rounds: int, prepare: Callable[[], None]
+    fns: dict[str, Callable[[int], object]],
+    deals: int,
+    rounds: int,
+    prepare: Callable[[int], None],
 ) -> dict[str, list[float]]:
     """Run each of ``fns`` once per round, interleaved, and return deals/s per round.
 
-    Interleaving puts each round of every contender in the same moment of a
-    shared, noisy machine, so per-round ratios are fair even when the machine
-    is busy. ``prepare`` runs before each round, untimed.
+    Each function is given the round's seed, a new one every round: a
+    contender that must play new deals draws them from it (one that replays
+    the same deals on purpose, a "warm" one, ignores it). Interleaving puts
+    each round of every contender in the same moment of a shared, noisy
+    machine, so per-round ratios are fair even when the machine is busy.
+    ``prepare`` runs before each round, untimed, with the round's seed.
     """
     rates: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(rounds):
-        prepare()
+    for r in range(rounds):
+        seed = FRESH + 1000 * r
+        prepare(seed)
         for name, fn in fns.items():
             t0 = time.perf_counter()
-            fn()
+            fn(seed)
             rates[name].append(deals / (time.perf_counter() - t0))
     return rates
 
 
-def floor_runner(path: Path, deals: int) -> Callable[[], object]:
+#: The first seed of the fresh rounds (round r draws from FRESH + 1000 r + a few):
+#: far from the warm contenders' seeds 1 to 9, which replay their deals every round.
+FRESH = 1_000_000
+
+
+def floor_runner(path: Path, deals: int) -> Callable[[int], object]:
     """Return a function that plays ``deals`` bare floor deals (``shared/bench/floor.py``)."""
     play_hand = runpy.run_path(str(path))["play_hand"]
 
-    def run() -> None:
-        rng = random.Random(1)
+    def run(seed: int) -> None:
+        rng = random.Random(seed)
         for i in range(deals):
             play_hand(rng, i % 3)
 
@@ -145,6 +212,34 @@ def median_ratio(rates: dict[str, list[float]], top: str, bottom: str) -> float:
     return statistics.median(a / b for a, b in zip(rates[top], rates[bottom]))
 
 
+PHASES = ("BIDDING", "CALLING", "GIVING_BACK", "DISCARDING", "TAKING", "RAISING", "PLAYING")
+
+
+def phase_table(rules: cb.Ruleset, deals: int, rounds: int) -> None:
+    """Print µs an action by phase, cold (new deals every round) and warm (the same deals)."""
+    cold: dict[str, list[float]] = {}
+    warm: dict[str, list[float]] = {}
+    cold_views: dict[str, list[float]] = {}
+    warm_views: dict[str, list[float]] = {}
+    by_phase(rules, deals, 7)  # the warm deals, played once before the rounds
+    for r in range(rounds):
+        for seed, step, look in ((FRESH + 1000 * r + 7, cold, cold_views), (7, warm, warm_views)):
+            for name, (ns, view_ns, n) in by_phase(rules, deals, seed).items():
+                step.setdefault(name, []).append(ns / n / 1000)
+                look.setdefault(name, []).append(view_ns / n / 1000)
+    print(f"{rules.name}: µs an action by phase (legal_actions + apply; the mover's view)")
+    print(f"  {'phase':12s} {'cold':>7s} {'warm':>7s}   {'view cold':>9s} {'view warm':>9s}")
+    for name in PHASES:
+        if name not in cold:
+            continue
+        print(
+            f"  {name.lower():12s} {statistics.median(cold[name]):7.2f}"
+            f" {statistics.median(warm.get(name, [0.0])):7.2f}"
+            f"   {statistics.median(cold_views[name]):9.2f}"
+            f" {statistics.median(warm_views.get(name, [0.0])):9.2f}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=300, help="deals per round (default 300)")
@@ -152,54 +247,79 @@ def main() -> None:
     parser.add_argument("--floor", type=Path, default=DEFAULT_FLOOR)
     args = parser.parse_args()
     deals, rounds = args.deals, args.rounds
-    print(f"calabrasella {cb.__version__}: {deals} deals x {rounds} interleaved rounds, medians")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"calabrasella {cb.__version__}: {deals} deals x {rounds} interleaved rounds, medians;"
+        f" load average {load:.2f} at the start"
+    )
     starts: list[cb.State] = []
+    mids: list[cb.State] = []
 
-    def prepare() -> None:
-        starts[:] = first_states(cb.CAVENDISH, deals, 3)
+    def prepare(seed: int) -> None:
+        starts[:] = first_states(cb.CAVENDISH, deals, seed + 3)
+        mids[:] = mid_deal_states(cb.CAVENDISH, deals, seed + 8)
 
-    fns: dict[str, Callable[[], object]] = {}
+    views: list[tuple[float, float]] = []
+    pickles: list[tuple[float, float]] = []
+
+    def views_and_pickles(_: int) -> None:  # (each twice: cold, then warm on the same states)
+        views.append((views_of(mids), views_of(mids)))
+        pickles.append((pickle_round_trips(mids), pickle_round_trips(mids)))
+
+    fns: dict[str, Callable[[int], object]] = {}
     if args.floor.exists():
         fns["floor"] = floor_runner(args.floor, deals)
-    fns["cavendish"] = lambda: playout(cb.CAVENDISH, deals, 1)
-    fns["calabresella"] = lambda: playout(cb.CALABRESELLA, deals, 1)
-    fns["cavendish_views"] = lambda: playout_views(cb.CAVENDISH, deals, 1)
+    fns["cavendish"] = lambda seed: playout(cb.CAVENDISH, deals, seed + 1)
+    fns["cavendish_warm"] = lambda _: playout(cb.CAVENDISH, deals, 1)
+    fns["calabresella"] = lambda seed: playout(cb.CALABRESELLA, deals, seed + 2)
+    fns["calabresella_warm"] = lambda _: playout(cb.CALABRESELLA, deals, 2)
+    fns["cavendish_views"] = lambda seed: playout_views(cb.CAVENDISH, deals, seed + 4)
     if hasattr(cb, "rollout"):  # (to measure a version from before it, too)
-        fns["rollout"] = lambda: rollouts(starts, 4)
-        fns["deal_and_rollout"] = lambda: rollouts_with_deals(cb.CAVENDISH, deals, 5)
+        fns["rollout"] = lambda _: rollouts(starts, 4)
+        fns["deal_and_rollout"] = lambda seed: rollouts_with_deals(cb.CAVENDISH, deals, seed + 5)
+    fns["views_and_pickles"] = views_and_pickles  # (its deals/s is not reported)
+    playout(cb.CAVENDISH, deals, 1)  # the warm contenders' deals, played once before the rounds
+    playout(cb.CALABRESELLA, deals, 2)
     rates = rounds_of(fns, deals, rounds, prepare)
     med = {name: statistics.median(r) for name, r in rates.items()}
     decisions = playout(cb.CAVENDISH, deals, 1) / deals
-    cal_decisions = playout(cb.CALABRESELLA, deals, 1) / deals
-    step_cav, view_cav = per_decision_us(cb.CAVENDISH, deals, 2)
-    step_cal, view_cal = per_decision_us(cb.CALABRESELLA, deals, 2)
+    cal_decisions = playout(cb.CALABRESELLA, deals, 2) / deals
+    print("deals/s (new deals every round; warm: the same deals every round)")
     if "floor" in med:
-        print(f"floor (bare mutable playout)        {med['floor']:9.0f} deals/s")
-    print(f"cavendish: legal_actions + apply    {med['cavendish']:9.0f} deals/s"
-          f"  ({decisions:.1f} decisions/deal)")
-    print(f"calabresella: same loop             {med['calabresella']:9.0f} deals/s"
-          f"  ({cal_decisions:.1f} decisions/deal)")
-    print(f"cavendish: choosing from views      {med['cavendish_views']:9.0f} deals/s")
+        print(f"  floor (bare mutable playout)          {med['floor']:9.0f}")
+    print(f"  cavendish: legal_actions + apply      {med['cavendish']:9.0f}"
+          f"  warm {med['cavendish_warm']:7.0f}  ({decisions:.1f} decisions/deal)")
+    print(f"  calabresella: same loop               {med['calabresella']:9.0f}"
+          f"  warm {med['calabresella_warm']:7.0f}  ({cal_decisions:.1f} decisions/deal)")
+    print(f"  cavendish: choosing from views        {med['cavendish_views']:9.0f}")
     if "rollout" in med:
-        print(f"cavendish: rollout from first state {med['rollout']:9.0f} deals/s")
-        print(f"cavendish: new_deal + rollout       {med['deal_and_rollout']:9.0f} deals/s")
-    print(f"per decision, cavendish:    legal_actions + apply {step_cav:.2f} µs,"
-          f" view {view_cav:.2f} µs (target <= 2)")
-    print(f"per decision, calabresella: legal_actions + apply {step_cal:.2f} µs,"
-          f" view {view_cal:.2f} µs")
+        print(f"  cavendish: rollout from a new deal    {med['rollout']:9.0f}")
+        print(f"  cavendish: new_deal + rollout         {med['deal_and_rollout']:9.0f}")
     if "floor" in med:
+        print("ratios to the floor (median of per-round ratios)")
         for name, label, target in (
-            ("cavendish", "ratio cavendish / floor", ">= 0.35"),
-            ("calabresella", "ratio calabresella / floor", ">= 0.33"),
-            ("rollout", "ratio rollout / floor", ">= 1.0"),
-            ("deal_and_rollout", "ratio new_deal + rollout / floor", "(no target)"),
+            ("cavendish", "cavendish / floor", ">= 0.35"),
+            ("cavendish_warm", "cavendish warm / floor", ""),
+            ("calabresella", "calabresella / floor", ">= 0.33"),
+            ("calabresella_warm", "calabresella warm / floor", ""),
+            ("rollout", "rollout from a new deal / floor", ">= 1.0"),
+            ("deal_and_rollout", "new_deal + rollout / floor", ""),
         ):
             if name in rates:
-                print(f"{label:35s} {median_ratio(rates, name, 'floor'):9.3f}  (target {target})")
-    print(f"{'ratio views loop / states loop':35s} "
-          f"{median_ratio(rates, 'cavendish_views', 'cavendish'):9.3f}  (target >= 0.5)")
-    print(f"{'cost calabresella / cavendish':35s} "
-          f"{median_ratio(rates, 'cavendish', 'calabresella'):9.3f}  (target <= 1.1)")
+                goal = f"  (target {target})" if target else ""
+                print(f"  {label:35s} {median_ratio(rates, name, 'floor'):7.3f}{goal}")
+    print(f"  {'views loop / states loop':35s} "
+          f"{median_ratio(rates, 'cavendish_views', 'cavendish'):7.3f}  (target >= 0.5)")
+    print(f"  {'cost calabresella / cavendish':35s} "
+          f"{median_ratio(rates, 'cavendish', 'calabresella'):7.3f}  (target <= 1.1)")
+    print("Cavendish states half-way through the play of new deals, µs a state")
+    print(f"  the mover's view, built cold          {statistics.median(v[0] for v in views):7.2f}"
+          f"  warm {statistics.median(v[1] for v in views):6.2f}  (target cold <= 10)")
+    print(f"  pickle.loads(pickle.dumps(state))     {statistics.median(p[0] for p in pickles):7.2f}"
+          f"  warm {statistics.median(p[1] for p in pickles):6.2f}  (target cold <= 40)")
+    phase_rounds = max(3, rounds // 3)
+    for rules in (cb.CAVENDISH, cb.CALABRESELLA):
+        phase_table(rules, deals, phase_rounds)
 
 
 if __name__ == "__main__":
