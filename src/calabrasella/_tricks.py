@@ -1,10 +1,11 @@
 """The play rule, written once: which cards a hand may play to a trick, and who wins it.
 
 Both rules work on card indices and 40-bit masks (see :mod:`calabrasella._bits`).
-:mod:`calabrasella._legal`, the views, table mode's revoke and the rollout's
-generic loop call them; the two hot loops (:func:`calabrasella.apply` with
-:func:`calabrasella.legal_actions`, and the rollout's own draws) inline them,
-and ``tests/property/test_play_kernel.py`` holds each inlined copy to these.
+:func:`calabrasella.legal_actions`, :mod:`calabrasella._legal`, the views, table
+mode's revoke and the rollout's generic loop call them; the two hot loops
+(:func:`calabrasella.apply`'s check of a card and its trick's winner, and the
+rollout's own draws) inline them, and ``tests/property/test_play_kernel.py``
+holds each inlined copy to these.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ whose outcome you pass to :func:`apply` (or draw with :func:`sample_chance`).
 # Inside: apply sends each action to its phase, one module each: the auction
 # (its positions in _auction, a call applied here), the exchange (_exchange
 # drives the ruleset's steps, which own every exchange rule), the play (the
-# rule in _tricks; its hot path is inline here, held to that rule by a property
-# test), the end of the deal (_end) and table mode's irregular actions (_table).
+# rule in _tricks: legal_actions asks it; apply's hot path checks a card and
+# finds the trick's winner inline, held to that rule by a property test), the
+# end of the deal (_end) and table mode's irregular actions (_table).
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from . import _bits, _legal
 from ._auction import _PASS_KEY, position_of
 from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
-from ._tricks import SUIT_PLAYS
+from ._tricks import legal_plays as _legal_plays
 from .actions import ACTION_TYPES, IRREGULAR, PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
 from .deal import as_random
@@ -42,7 +43,6 @@ __all__ = [
 ]
 
 _UNITS = _bits.UNITS
-_SUIT_PLAYS = SUIT_PLAYS
 _SUIT_MASKS = _bits.SUIT_MASKS
 _new = object.__new__
 # Shared values the play's hot path hands out instead of building them: the
@@ -82,16 +82,8 @@ def legal_actions(state: State | View) -> tuple[Action, ...]:
     """
     if state.__class__ is State:
         phase = state._phase
-        if phase is PLAYING and not state._rules._play:  # the hot path (follow suit), inline
-            hand = state._hand_masks[state._to_move]  # type: ignore[index]
-            trick = state._trick_cards
-            if trick:
-                suit = trick[0] // 10
-                in_suit = hand >> (10 * suit) & 1023
-                if in_suit:
-                    return _SUIT_PLAYS[suit][in_suit]
-            sp = _SUIT_PLAYS
-            return sp[0][hand & 1023] + sp[1][hand >> 10 & 1023] + sp[2][hand >> 20 & 1023] + sp[3][hand >> 30]
+        if phase is PLAYING and not state._rules._play:  # the play (follow suit): the kernel's rule
+            return _legal_plays(state._hand_masks[state._to_move], state._trick_cards, True)  # type: ignore[index]
         if phase is BIDDING:
             return (state._auction or position_of(state)).legal
         ex = state._exchange

@@ -1,7 +1,7 @@
 """The play rule is one kernel (``_tricks``); the hot paths that inline it agree with it.
 
-``legal_actions`` and ``apply`` inline the legal plays and the trick's
-winner, and ``rollout`` draws its cards on suit masks: each is held here to
+``legal_actions`` asks the kernel; ``apply`` inlines the check of a card and
+the trick's winner, and ``rollout`` draws its cards on suit masks: each is held here to
 :func:`calabrasella._tricks.legal_plays` and
 :func:`calabrasella._tricks.trick_winner`, over random deals of every
 ruleset and option (table mode and ``follow_suit=False`` included).
