@@ -12,6 +12,7 @@ values back: equal states, with equal hashes.
 
 from __future__ import annotations
 
+import struct
 import sys
 from array import array
 from collections.abc import Sequence
@@ -384,29 +385,38 @@ def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tu
 
 
 def encode_moves(moves: tuple[MoveRecord, ...]) -> tuple[bytes, tuple[str, ...]]:
-    """Return an exchange's move records as 13 bytes a move and their words, each once."""
+    """Return an exchange's move records as 13 bytes a move and their words, each once.
+
+    A move is its entry + 1, its forced move + 1, its seat, its source, its
+    target, the seats that saw it, its words' place, then its cards' mask (a
+    count, negated, where a view did not see them) as six little-endian bytes,
+    signed: the low four, then the high two.
+    """
     if not moves:
         return b"", ()
-    words: list[str] = []
-    out = bytearray()
+    words: dict[str, int] = {}
+    pack = _MOVE.pack
+    out = []
     for entry, forced, seat, mask, src, dst, seen, said in moves:
-        if said not in words:
-            words.append(said)
-        out += bytes((entry + 1, forced + 1, seat, src, dst, seen, words.index(said)))
-        out += mask.to_bytes(6, "little", signed=True)
-    return bytes(out), tuple(words)
+        w = words.get(said)
+        if w is None:
+            w = words[said] = len(words)
+        out.append(pack(entry + 1, forced + 1, seat, src, dst, seen, w, mask & 0xFFFFFFFF, mask >> 32))
+    return b"".join(out), tuple(words)
 
 
 def decode_moves(data: bytes, words: tuple[str, ...]) -> tuple[MoveRecord, ...]:
     """Return the move records :func:`encode_moves` encoded."""
     return tuple(
-        (
-            data[i] - 1, data[i + 1] - 1, data[i + 2],
-            int.from_bytes(data[i + 7 : i + 13], "little", signed=True),
-            data[i + 3], data[i + 4], data[i + 5], words[data[i + 6]],
-        )
-        for i in range(0, len(data), 13)
+        [
+            (entry - 1, forced - 1, seat, low | high << 32, src, dst, seen, words[w])
+            for entry, forced, seat, src, dst, seen, w, low, high in _MOVE.iter_unpack(data)
+        ]
     )
+
+
+# One move of encode_moves: seven bytes, then the mask's low four bytes and its high two.
+_MOVE = struct.Struct("<7BIh")
 
 
 _tuple_new = tuple.__new__
