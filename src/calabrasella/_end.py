@@ -9,7 +9,6 @@ from ._memo import LARGEST, keep
 from .actions import Revoke
 from .phases import OVER
 from .rulesets.base import PLAY_TABLE, Ruleset
-from .rulesets.steps import forget_callable
 from .scoring import Result, make_tally
 from .state import State
 
@@ -29,13 +28,12 @@ _SCORES_SIZE = LARGEST
 def forget(state: State) -> None:
     """Drop what the engine remembers of the hooks' answers that ``state``'s next action uses.
 
-    The results reused for equal tallies, the cards the ruleset lets a
-    declarer call, and the auction positions after ``state``'s: the next :func:`~calabrasella.apply` asks the ruleset's hooks
+    The results reused for equal tallies and the auction positions after
+    ``state``'s: the next :func:`~calabrasella.apply` asks the ruleset's hooks
     afresh. The conformance kit calls it, to catch a hook that answers the
     same question twice in two ways.
     """
     _SCORES.clear()
-    forget_callable()
     here = state._auction
     if here is not None:
         here.children.clear()

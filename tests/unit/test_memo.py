@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from calabrasella import _auction, _end, _memo, _pickle, views
-from calabrasella.rulesets import _call_steps, _raise_steps
+from calabrasella.rulesets import _raise_steps
 
 
 def test_keep_drops_the_oldest_entry_only_when_full() -> None:
@@ -33,7 +33,6 @@ def test_a_full_cache_drops_its_oldest_eighth_at_once() -> None:
 def test_no_cache_is_larger_than_largest() -> None:
     sizes = [
         _end._SCORES_SIZE,
-        _call_steps._CALLABLE_SIZE,
         _raise_steps._DRAWS_SIZE,
         views._MEMO_SIZE,
         _auction._ROOTS_SIZE,

@@ -65,8 +65,7 @@ print("stopped by", asyncio.run(serve(table, "127.0.0.1", 0, ready=ready)), flus
 # that memory measured over a few hundred deals is what the server keeps of each deal.
 SMALL_CACHES = """
 import calabrasella._end, calabrasella.views
-from calabrasella.rulesets import _call_steps
-calabrasella._end._SCORES_SIZE = calabrasella.views._MEMO_SIZE = _call_steps._CALLABLE_SIZE = 16
+calabrasella._end._SCORES_SIZE = calabrasella.views._MEMO_SIZE = 16
 """
 # Runs the old example's command line as "python table_server.py ARGS" would.
 OLD_SERVER = """

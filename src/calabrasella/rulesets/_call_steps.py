@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
 from .. import _bits
-from .._memo import LARGEST, keep
 from ..actions import (
     CALLS,
     GIVE_BACKS,
     Action,
     Call,
-    Contract,
     GiveBack,
 )
 from ..cards import DECK, CardSet, _cardset
@@ -27,32 +25,15 @@ from ._step_tools import (
 )
 from .protocol import Step, Work, card_actions, wrong_kind
 
-# The ruleset's answers of ``callable_cards`` by ruleset, contract and hand: a
-# ruleset is a value and its hooks functions of what they are given (the engine
-# remembers the auction's answers the same way), and a call asks three times,
-# when it starts, for its legal actions and when it applies. The last
-# 2,048, oldest dropped first; the conformance kit clears it (``forget_callable``).
-_CALLABLE: dict[tuple[int, Contract, int], tuple[Any, int]] = {}
-_CALLABLE_SIZE = LARGEST
-
 
 def _callable(work: Work) -> int:
-    """The cards the declarer may call now: the ruleset's, less those he holds."""
+    """The cards the declarer may call now: the ruleset's, less those he holds.
+
+    Asked of the ruleset each time (no cache keyed by the hand: on new deals
+    keeping the answers cost more than asking again).
+    """
     hand = work.hands[work.declarer]
-    rules = work.rules
-    key = (id(rules), work.contract, hand)
-    known = _CALLABLE.get(key)
-    if known is not None and known[0] is rules:
-        return known[1]
-    allowed = rules.callable_cards(_cardset(hand), work.contract).mask & ~hand & _bits.FULL
-    keep(_CALLABLE, key, (rules, allowed), _CALLABLE_SIZE)
-    return allowed
-
-
-def forget_callable() -> None:
-    """Drop the remembered answers of ``callable_cards`` (the next call asks the hook)."""
-    _CALLABLE.clear()
-
+    return work.rules.callable_cards(_cardset(hand), work.contract).mask & ~hand & _bits.FULL
 
 
 @attrs.frozen

@@ -26,7 +26,7 @@ The built-in kinds:
 
 from __future__ import annotations
 
-from ._call_steps import CallStep, GiveBackStep, forget_callable
+from ._call_steps import CallStep, GiveBackStep
 from ._raise_steps import DrawStep, RaiseStep, draw_outcome, raised_plan
 from ._stock_steps import DiscardStep, ExposeStep, TakeStep
 from .protocol import (
@@ -57,7 +57,6 @@ __all__ = [
     "card_actions",
     "describe",
     "draw_outcome",
-    "forget_callable",
     "put",
     "raised_plan",
     "wrong_kind",
