@@ -428,9 +428,11 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "result": None,
     }
     entries = _exchange_part(fixed, ex, seat, history, cut)
-    plain = len(entries) == cut and all(a is b for a, b in zip(entries, history))
+    plain = len(entries) == cut and entries == history[:cut]  # (it saw every entry)
     # each seat's cards when the play began (none for a dealer sitting out)
-    start = [h.bit_count() + (sum(state._tricks_won) if h or s in state._deal.order else 0)
+    played = sum(state._tricks_won)
+    order = state._deal.order
+    start = [h.bit_count() + (played if h or s in order else 0)
              for s, h in enumerate(state._hand_masks)]  # fmt: skip
     seat_at = state._leader
     for _ in state._trick_cards:
