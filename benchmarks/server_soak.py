@@ -31,16 +31,14 @@ from pathlib import Path
 from typing import Any
 
 import calabrasella as cb
-from calabrasella import _auction, _end, _pickle, views
-from calabrasella.rulesets import _call_steps, _raise_steps
+from calabrasella import _auction, _pickle, views
+from calabrasella.rulesets import _raise_steps
 from calabrasella.server import Limits, Table
 
 #: The engine's bounded caches (each drops its oldest entry when it holds its module's
 #: size constant, at most calabrasella._memo.LARGEST).
 CACHES: dict[str, dict[Any, Any]] = {
-    "scores": _end._SCORES,
     "draws": _raise_steps._DRAWS,
-    "callable": _call_steps._CALLABLE,
     "view parts": views._MEMO,
     "auction roots": _auction._ROOTS,
     "records": _pickle._RECORDS,

@@ -2,38 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import _bits
-from ._memo import LARGEST, keep
 from .actions import Revoke
 from .phases import OVER
-from .rulesets.base import PLAY_TABLE, Ruleset
-from .scoring import Result, make_tally
+from .rulesets.base import PLAY_TABLE
+from .scoring import make_tally
 from .state import State
 
 __all__ = ["finish", "forget"]
 
 _SUIT_UNITS = _bits._SUIT_UNITS
 
-# The results scored last, by ruleset and tally (a ruleset is a value and its
-# score hook a function of the tally, so an equal tally under the same ruleset
-# scores the same): the last 2,048 (_memo.LARGEST), oldest dropped first.
-# Random play meets the same tallies again and again, and a result is an
-# immutable value to share.
-_SCORES: dict[tuple[Any, ...], tuple[Ruleset, Result]] = {}
-_SCORES_SIZE = LARGEST
-
 
 def forget(state: State) -> None:
     """Drop what the engine remembers of the hooks' answers that ``state``'s next action uses.
 
-    The results reused for equal tallies and the auction positions after
-    ``state``'s: the next :func:`~calabrasella.apply` asks the ruleset's hooks
+    The auction positions after ``state``'s (the engine keeps no other
+    answer of a hook: it scores every deal and asks ``callable_cards`` at
+    every call): the next :func:`~calabrasella.apply` asks the ruleset's hooks
     afresh. The conformance kit calls it, to catch a hook that answers the
     same question twice in two ways.
     """
-    _SCORES.clear()
     here = state._auction
     if here is not None:
         here.children.clear()
@@ -66,21 +55,12 @@ def finish(state: State, last: int, *, abandoned: bool = False) -> State:
         declarer_cards = 32 - stock_units - adversary_cards
     contract, modifier = ex.contract, ex.modifier
     declarer_tricks = tricks[declarer]
-    key = (
-        id(rules), len(state._hand_masks), state._deal.dealer, declarer, id(contract), id(modifier),
-        declarer_cards, adversary_cards, stock_units, last == declarer, declarer_tricks,
+    tally = make_tally(
+        len(state._hand_masks), state._deal.dealer, declarer, contract, modifier, declarer_cards,
+        adversary_cards, stock_units, last == declarer, declarer_tricks,
         sum(tricks) - declarer_tricks, revokes[0], revokes[1], abandoned,
     )  # fmt: skip
-    known = _SCORES.get(key)
-    if known is not None and known[0] is rules:
-        result = known[1]
-    else:
-        tally = make_tally(
-            key[1], key[2], declarer, contract, modifier, declarer_cards, adversary_cards,
-            stock_units, key[9], declarer_tricks, key[11], revokes[0], revokes[1], abandoned,
-        )  # fmt: skip
-        result = rules.score(tally)
-        keep(_SCORES, key, (rules, result), _SCORES_SIZE)
+    result = rules.score(tally)
     state._phase = OVER
     state._to_move = None
     state._result = result

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from calabrasella import _auction, _end, _memo, _pickle, views
+from calabrasella import _auction, _memo, _pickle, views
 from calabrasella.rulesets import _raise_steps
 
 
@@ -32,7 +32,6 @@ def test_a_full_cache_drops_its_oldest_eighth_at_once() -> None:
 
 def test_no_cache_is_larger_than_largest() -> None:
     sizes = [
-        _end._SCORES_SIZE,
         _raise_steps._DRAWS_SIZE,
         views._MEMO_SIZE,
         _auction._ROOTS_SIZE,

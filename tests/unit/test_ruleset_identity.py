@@ -7,7 +7,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
-from calabrasella import _auction, _end
+from calabrasella import _auction
 
 
 def _random_deal(rules: cb.Ruleset, seed: int) -> cb.State:
@@ -33,16 +33,14 @@ def test_a_record_replays_under_the_ruleset_it_names() -> None:
 
 def test_records_rebuilt_from_json_add_no_cache_entries() -> None:
     # Before rulesets were interned, each record rebuilt its ruleset, and each
-    # rebuilt ruleset got an auction root and scored tallies of its own.
+    # rebuilt ruleset got an auction root of its own.
     texts = [cb.to_json(cb.Record.from_state(_random_deal(cb.CAVENDISH, seed))) for seed in range(40)]
     for text in texts:
         cb.from_json(text, cb.Record).replay()
     roots = len(_auction._ROOTS)
-    scores = len(_end._SCORES)
     for text in texts:
         cb.from_json(text, cb.Record).replay()
     assert len(_auction._ROOTS) == roots
-    assert len(_end._SCORES) == scores
 
 
 @attrs.frozen(kw_only=True)

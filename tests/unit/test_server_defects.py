@@ -64,8 +64,8 @@ print("stopped by", asyncio.run(serve(table, "127.0.0.1", 0, ready=ready)), flus
 # Makes the engine's bounded caches small (each is emptied when it reaches its size), so
 # that memory measured over a few hundred deals is what the server keeps of each deal.
 SMALL_CACHES = """
-import calabrasella._end, calabrasella.views
-calabrasella._end._SCORES_SIZE = calabrasella.views._MEMO_SIZE = 16
+import calabrasella.views
+calabrasella.views._MEMO_SIZE = 16
 """
 # Runs the old example's command line as "python table_server.py ARGS" would.
 OLD_SERVER = """
