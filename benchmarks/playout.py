@@ -328,9 +328,8 @@ def main() -> None:
           f"  warm {statistics.median(v[1] for v in views):6.2f}  (target cold <= 10)")
     print(f"  pickle.loads(pickle.dumps(state))     {statistics.median(p[0] for p in pickles):7.2f}"
           f"  warm {statistics.median(p[1] for p in pickles):6.2f}  (target cold <= 40)")
-    phase_rounds = max(3, rounds // 3)
     for rules in (cb.CAVENDISH, cb.CALABRESELLA):
-        phase_table(rules, deals, phase_rounds)
+        phase_table(rules, deals, rounds)
 
 
 if __name__ == "__main__":
