@@ -507,9 +507,8 @@ def test_idle_connections_are_capped_and_timed_out_so_a_player_gets_in() -> None
 def test_memory_does_not_grow_with_the_deals_played() -> None:
     """Matches of 10 deals one after another: from deal 50 to deal 250 memory holds (< 1 MiB).
 
-    The engine's bounded caches (a view part per recent exchange, scores,
-    callable cards) are made small in the server's process, so that they
-    are full after a few deals; what grows with every deal after that is
+    The engine's bounded cache of a view part per recent exchange is made
+    small in the server's process, so that it is full after a few deals; what grows with every deal after that is
     what the server keeps of each (the old example: about 9 kB).
     """
 
