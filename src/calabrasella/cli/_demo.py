@@ -14,7 +14,6 @@ import random
 from collections.abc import Iterable
 
 import calabrasella as cb
-from calabrasella.scoring import LAST_TRICK_UNITS
 from calabrasella.scoring import plural as _n
 
 from ._render import format_cards, result_lines, suit_legend
@@ -152,7 +151,7 @@ def demo(rules: cb.Ruleset, *, seed: int, dealer: int = 0, symbols: bool = True)
             play.append(f"Play (seat {state.leader} leads to the first trick)")
     if play:
         to = f"{show(state.stock)} ({_n(state.stock.units, 'unit')}) to seat {state.leader}'s side"
-        play.append(f"      last trick: {LAST_TRICK_UNITS} units more, and the {stock} {to}")
+        play.append(f"      last trick: {state.rules.last_trick_units} units more, and the {stock} {to}")
         told = [f"  {head}{show(cards) if cards else ''}{tail}" for head, cards, tail in exchange]
         play = ["Exchange", *told, "", *play]
     else:

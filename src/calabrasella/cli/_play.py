@@ -21,7 +21,6 @@ from typing import TextIO
 import calabrasella as cb
 from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.errors import CommandError
-from calabrasella.scoring import LAST_TRICK_UNITS
 from calabrasella.scoring import plural as _n
 
 from ._render import (
@@ -309,7 +308,7 @@ class _Table:
         if view.final_stock is not None:
             to = "your side" if view.leader == self.seat else f"seat {view.leader}'s side"
             self.say(
-                f"  last trick: {LAST_TRICK_UNITS} units more, and the {stock} "
+                f"  last trick: {view.rules.last_trick_units} units more, and the {stock} "
                 f"{self.cards(view.final_stock)} ({_n(view.final_stock.units, 'unit')}) to {to}"
             )
         seats = active_seats(view.rules.players, view.dealer)
