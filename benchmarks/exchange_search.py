@@ -30,7 +30,7 @@ import time
 
 import calabrasella as cb
 from calabrasella.bots.heuristic import HeuristicBot
-from calabrasella.bots.sampling_bot import WIN_UNITS, SamplingBot
+from calabrasella.bots.sampling_bot import SamplingBot
 from calabrasella.bots.solver import _value
 
 
@@ -97,7 +97,8 @@ def main() -> None:
         same = set(cards_s) == set(cards_f)
         units_s = units_f if same else _value(after_s, "exchange_search", None, None)[0]
         gains.append(units_s - units_f)
-        won_f, won_s = units_f >= WIN_UNITS, units_s >= WIN_UNITS
+        win = after_f.rules.winning_units
+        won_f, won_s = units_f >= win, units_s >= win
         counts["deals"] += 1
         counts["differ"] += not same
         counts["searched"] += won_s

@@ -109,8 +109,6 @@ CLASSIC_SEARCH_FROM = 7
 #: Under a ruleset with a stake, what a world's win (or loss) counts beside
 #: the declarer's units (0..35), which only choose among equal outcomes.
 WIN_WEIGHT = 100
-#: The units the declarer needs to win, in both games.
-WIN_UNITS = 18
 #: The exchange search's candidate discards: sets of this many of the cards the
 #: heuristic's measure would miss least (C(6, 4) = 15 sets when four are laid down) ...
 _EXCHANGE_POOL = 6
@@ -146,9 +144,10 @@ def utility(rules: cb.Ruleset, units: int) -> int:
         (-83, 118)
     """
     if isinstance(rules, cb.Cavendish):
-        difference = 2 * units - 35
-        return 2 * difference if units in (0, 35) else difference
-    return (WIN_WEIGHT if units >= WIN_UNITS else -WIN_WEIGHT) + units
+        whole = rules.deal_units
+        difference = 2 * units - whole
+        return 2 * difference if units in (0, whole) else difference
+    return (WIN_WEIGHT if units >= rules.winning_units else -WIN_WEIGHT) + units
 
 
 class SamplingBot:
@@ -441,7 +440,7 @@ class SamplingBot:
             try:
                 if wins_only:
                     wins, used = _action_wins(
-                        world, "SamplingBot", WIN_UNITS, left, deadline or 0.0
+                        world, "SamplingBot", world.rules.winning_units, left, deadline or 0.0
                     )
                     for play in plays:
                         totals[play] += WIN_WEIGHT if wins[play] else -WIN_WEIGHT
