@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import pickle
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -90,3 +91,17 @@ def load_script(folder: str, name: str, key: str) -> ModuleType:
         sys.modules[key] = module
         spec.loader.exec_module(module)
     return module
+
+
+def played(rules: cb.Ruleset, seed: int, steps: int | None = None) -> cb.State:
+    """A seeded random deal of ``rules``, played to the end or to ``steps`` history entries."""
+    rng = random.Random(seed)
+    state = cb.new_deal(rules, dealer=seed % rules.players, seed=seed)
+    while not state.is_over and (steps is None or len(state.history) < steps):
+        state = cb.apply(
+            state,
+            cb.sample_chance(state, rng)
+            if state.is_chance
+            else rng.choice(cb.legal_actions(state)),
+        )
+    return state

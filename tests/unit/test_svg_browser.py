@@ -23,6 +23,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from support import played
 
 import calabrasella as cb
 from calabrasella import svg
@@ -47,19 +48,6 @@ pytestmark = [
         reason="no Chromium found (install Debian's chromium package, or set CALABRASELLA_CHROMIUM)",
     ),
 ]
-
-
-def played(rules: cb.Ruleset, seed: int, steps: int | None = None) -> cb.State:
-    rng = random.Random(seed)
-    state = cb.new_deal(rules, dealer=seed % rules.players, seed=seed)
-    while not state.is_over and (steps is None or len(state.history) < steps):
-        state = cb.apply(
-            state,
-            cb.sample_chance(state, rng)
-            if state.is_chance
-            else rng.choice(cb.legal_actions(state)),
-        )
-    return state
 
 
 def gallery(theme: str = "light") -> dict[str, str]:

@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
 
 import pytest
+from support import played
 
 import calabrasella as cb
 from calabrasella import svg
@@ -24,19 +25,6 @@ from calabrasella.svg._text import text_width
 
 NS = "{http://www.w3.org/2000/svg}"
 Box = tuple[float, float, float, float, str]
-
-
-def played(rules: cb.Ruleset, seed: int, steps: int | None = None) -> cb.State:
-    rng = random.Random(seed)
-    state = cb.new_deal(rules, dealer=seed % rules.players, seed=seed)
-    while not state.is_over and (steps is None or len(state.history) < steps):
-        state = cb.apply(
-            state,
-            cb.sample_chance(state, rng)
-            if state.is_chance
-            else rng.choice(cb.legal_actions(state)),
-        )
-    return state
 
 
 def boxes(picture: str) -> tuple[list[Box], list[Box], float, float]:
