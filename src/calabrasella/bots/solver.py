@@ -49,10 +49,11 @@ from . import _solver_moves as moves
 
 __all__ = ["COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve"]
 
-#: Whether the search is compiled (a wheel built with mypyc) rather than pure
-#: Python. Both give the same results; the compiled one about 2.5 times as
-#: fast. ``HATCH_BUILD_HOOK_ENABLE_MYPYC=1`` at build time compiles it.
-COMPILED: bool = core.COMPILED
+#: Whether the search is the compiled one (an extension module a wheel built
+#: with a C compiler holds) rather than pure Python. Both give the same values
+#: and best actions. ``CALABRASELLA_PURE_SOLVER=1`` in the environment before
+#: the import turns the compiled one off.
+COMPILED: bool = core.NATIVE is not None
 
 _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
 _UNITS = moves.UNITS
@@ -166,8 +167,19 @@ def _root(state: object, function: str) -> _Root:
         leader=seats.index(state.leader),
         won=state.card_units_won[declarer],
         net_revokes=revokes[1] - revokes[0],
-        search=core.Search(bonus, bool(state.rules.follow_suit)),
+        search=_new_search(bonus, bool(state.rules.follow_suit)),
     )
+
+
+def _new_search(bonus: int, follow: bool) -> core.Search:
+    """A search for one solve: the compiled one if it is in use (:data:`COMPILED`)."""
+    if _native:
+        return core.NativeSearch(bonus, follow)
+    return core.Search(bonus, follow)
+
+
+#: Whether solves use the compiled search; tests set it to False to compare.
+_native: bool = COMPILED
 
 
 def _final(root: _Root, future: int) -> int:
