@@ -285,7 +285,7 @@ def test_compiled_says_whether_the_compiled_search_is_in_use() -> None:
     from calabrasella.bots import _solver_core, solver
 
     assert isinstance(solver.COMPILED, bool)
-    assert solver.COMPILED == (_solver_core.NATIVE is not None)
+    assert (_solver_core.NATIVE is not None) == solver.COMPILED
     search = solver._new_search(3, True)
     assert isinstance(search, _solver_core.NativeSearch) == solver.COMPILED
 

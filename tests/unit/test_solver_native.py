@@ -48,7 +48,7 @@ RULESETS: tuple[cb.Ruleset, ...] = (
 
 #: Endings compared per tricks left in CI: 2,000 in all, most of them short.
 PER_LENGTH: dict[int, int] = {
-    1: 330, 2: 330, 3: 330, 4: 300, 5: 290, 6: 200, 7: 110, 8: 60, 9: 25, 10: 12, 11: 8, 12: 5
+    1: 360, 2: 360, 3: 350, 4: 320, 5: 290, 6: 190, 7: 80, 8: 33, 9: 10, 10: 4, 11: 2, 12: 1
 }  # fmt: skip
 
 
