@@ -51,8 +51,8 @@ settings.register_profile(
 # an empty HYPOTHESIS_PROFILE counts as unset
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
-# .ci/compiled_check runs the tests against a wheel whose solver mypyc compiled:
-# CALABRASELLA_EXPECT_COMPILED=1 makes sure that is the solver they import (0: the
+# .ci/compiled_check runs the tests against a wheel that holds the compiled search:
+# CALABRASELLA_EXPECT_COMPILED=1 makes sure that is the solver they use (0: the
 # pure-Python one), so a packaging slip cannot pass the tests on the wrong code.
 _expect = os.environ.get("CALABRASELLA_EXPECT_COMPILED", "")
 if _expect:

@@ -60,7 +60,7 @@ def test_value_and_best_actions_match_brute_force(state: cb.State) -> None:
     """The declarer's units and the set of best actions equal a plain minimax's."""
     values = brute_values(state)
     best = max(values.values()) if state.to_move == state.declarer else min(values.values())
-    solution = solve(state)
+    solution = solve(state, all_best=True)
     assert solution.declarer_units == best
     assert solution.best_actions == tuple(a for a, v in values.items() if v == best)
 
@@ -77,9 +77,9 @@ def test_playing_best_actions_ends_with_the_promised_units(
 ) -> None:
     """Each seat plays any one of its best actions, re-solving after each move: every solve
     promises the same units, and the engine's Result ends with exactly them."""
-    promised = solve(state).declarer_units
+    promised = solve(state, all_best=True).declarer_units
     while not state.is_over:
-        solution = solve(state)
+        solution = solve(state, all_best=True)
         assert solution.declarer_units == promised
         state = cb.apply(state, choose.choice(solution.best_actions))
     assert state.result is not None
@@ -89,7 +89,7 @@ def test_playing_best_actions_ends_with_the_promised_units(
 @given(endings())
 def test_best_line_ends_with_the_promised_units(state: cb.State) -> None:
     """The best line is legal move by move and the engine's Result gives the promised units."""
-    solution = solve(state, line=True)
+    solution = solve(state, line=True, all_best=True)
     for action in solution.best_line:
         state = cb.apply(state, action)
     assert state.is_over

@@ -83,7 +83,7 @@ def test_two_tricks_the_ace_first() -> None:
     assert (state.declarer, state.to_move) == (1, 1)
     assert [str(h) for h in state.hands] == ["3d Qd", "2d Ad", "3h 2s"]
     assert state.card_units_won[1] == 9
-    solution = solve(state, line=True)
+    solution = solve(state, line=True, all_best=True)
     assert solution.declarer_units == 14
     assert solution.best_actions == (cb.Play(cb.Card.parse("Ad")),)
     assert [str(a) for a in solution.best_line] == [
@@ -102,7 +102,7 @@ def test_two_top_cards_take_everything_at_a_table_of_four() -> None:
     state = last_actions(cb.Cavendish(players=4), 1, tricks=10)
     assert (state.dealer, state.declarer, state.to_move) == (0, 1, 1)
     assert [str(h) for h in state.hands] == ["", "3d 2d", "Kd Jd", "Qh 3s"]
-    solution = solve(state)
+    solution = solve(state, all_best=True)
     assert solution.declarer_units == 20
     assert [str(a) for a in solution.best_actions] == ["play 3d", "play 2d"]
 
@@ -117,7 +117,7 @@ def test_the_last_trick_mid_trick() -> None:
     state = cb.apply(state, cb.Play(cb.Card.parse("2d")))
     assert (state.declarer, state.to_move, str(state.stock)) == (1, 0, "Kc Qc 6c 5c")
     assert state.card_units_won[1] == 12
-    solution = solve(state)
+    solution = solve(state, all_best=True)
     assert solution.declarer_units == 22
     assert solution.best_actions == (cb.Play(cb.Card.parse("Ad")),)
 
@@ -132,7 +132,7 @@ def test_adversaries_holding_every_top_card_leave_the_declarer_his_units() -> No
     state = last_actions(cb.CAVENDISH, 5, tricks=10)
     assert [str(h) for h in state.hands] == ["3d 2d", "Ad Qd", "Jd 7d"]
     assert (state.declarer, state.to_move, state.card_units_won[1]) == (1, 0, 2)
-    solution = solve(state)
+    solution = solve(state, all_best=True)
     assert solution.declarer_units == 2
     assert [str(a) for a in solution.best_actions] == ["play 3d", "play 2d"]
 
@@ -155,7 +155,7 @@ def test_endings_match_brute_force(rules: cb.Ruleset, seed: int) -> None:
     """Value, best actions and every action's value agree with a plain minimax (3-4 tricks)."""
     state = random_ending(rules, seed, cards_left=9 + 3 * (seed % 2) - seed % 3)
     value, best = brute(state)
-    solution = solve(state)
+    solution = solve(state, all_best=True)
     assert solution.declarer_units == value
     assert solution.best_actions == best
     assert action_values(state) == brute_values(state)
@@ -165,7 +165,7 @@ def test_five_tricks_match_brute_force() -> None:
     """Deeper endings (five tricks, either ruleset) against the plain minimax."""
     for seed, rules in enumerate((cb.CAVENDISH, cb.CALABRESELLA)):
         state = random_ending(rules, 100 + seed, cards_left=15)
-        assert (solve(state).declarer_units, solve(state).best_actions) == brute(state)
+        assert (solve(state, all_best=True).declarer_units, solve(state, all_best=True).best_actions) == brute(state)
 
 
 def test_revokes_already_made_count_in_table_mode() -> None:
@@ -183,7 +183,7 @@ def test_revokes_already_made_count_in_table_mode() -> None:
             continue
         seen += 1
         value, best = brute(state)
-        solution = solve(state)
+        solution = solve(state, all_best=True)
         assert (solution.declarer_units, solution.best_actions) == (value, best)
         if seen == 4:
             break
@@ -199,9 +199,9 @@ def test_following_best_actions_ends_with_the_promised_units(rules: cb.Ruleset) 
     gives exactly the units the first solve promised, and each re-solve promises the same."""
     rng = random.Random(5)
     state = random_ending(rules, 11, cards_left=15)
-    promised = solve(state).declarer_units
+    promised = solve(state, all_best=True).declarer_units
     while not state.is_over:
-        solution = solve(state)
+        solution = solve(state, all_best=True)
         assert solution.declarer_units == promised
         state = cb.apply(state, rng.choice(solution.best_actions))
     assert state.result is not None
@@ -211,7 +211,7 @@ def test_following_best_actions_ends_with_the_promised_units(rules: cb.Ruleset) 
 def test_best_line_replays_to_the_promised_units() -> None:
     """``best_line`` is legal move by move and ends the deal with the promised units."""
     state = random_ending(cb.CALABRESELLA, 3, cards_left=16)  # mid-trick
-    solution = solve(state, line=True)
+    solution = solve(state, line=True, all_best=True)
     assert len(solution.best_line) == 16
     for action in solution.best_line:
         state = cb.apply(state, action)
@@ -231,7 +231,7 @@ def test_solution_is_a_frozen_value_and_the_state_is_untouched() -> None:
     """Solving twice gives equal solutions; the state is unchanged; a Solution is frozen."""
     state = random_ending(cb.CAVENDISH, 4, cards_left=12)
     before = (state.hand_masks, state.trick_cards, state.history, hash(state))
-    first, second = solve(state), solve(state)
+    first, second = solve(state, all_best=True), solve(state, all_best=True)
     assert first == second
     assert before == (state.hand_masks, state.trick_cards, state.history, hash(state))
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
@@ -243,14 +243,14 @@ def test_a_state_outside_the_play_is_refused() -> None:
     """The auction, the exchange and a finished deal raise SolveError (a StateError, a ValueError)."""
     state = cb.new_deal(cb.CAVENDISH, seed=7)
     with pytest.raises(SolveError, match="play phase, not in BIDDING"):
-        solve(state)
+        solve(state, all_best=True)
     state = cb.apply(state, cb.Bid(cb.Contract.STAND))
     with pytest.raises(SolveError, match="not in CALLING"):
         action_values(state)
     while not state.is_over:
         state = cb.apply(state, cb.legal_actions(state)[0])
     with pytest.raises(SolveError, match="not in OVER"):
-        solve(state)
+        solve(state, all_best=True)
     assert issubclass(SolveError, cb.StateError)
     assert issubclass(SolveError, ValueError)
 
@@ -276,20 +276,18 @@ def test_the_solver_caches_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert moves._WHOLE_LIMIT <= 1 << 17  # the one cache trimmed during a search
 
 
-def test_compiled_says_whether_the_search_modules_are_extension_modules() -> None:
-    """COMPILED is True for a mypyc build (the search modules are .so/.pyd files), else False.
+def test_compiled_says_whether_the_compiled_search_is_in_use() -> None:
+    """COMPILED is True when the extension module is built and in use, else False.
 
-    The pure-Python checkout has .py modules; .ci/compiled_check runs these
-    tests again against a compiled wheel, where both are extension modules.
+    The pure-Python checkout has none; .ci/compiled_check runs these tests
+    again against a wheel that holds it.
     """
-    from importlib.machinery import EXTENSION_SUFFIXES
+    from calabrasella.bots import _solver_core, solver
 
-    from calabrasella.bots import _solver_core, _solver_moves, solver
-
-    suffixes = tuple(EXTENSION_SUFFIXES)
-    built = [str(m.__file__).endswith(suffixes) for m in (_solver_core, _solver_moves)]
     assert isinstance(solver.COMPILED, bool)
-    assert built == [solver.COMPILED] * 2  # both compiled, or neither
+    assert (_solver_core.NATIVE is not None) == solver.COMPILED
+    search = solver._new_search(3, True)
+    assert isinstance(search, _solver_core.NativeSearch) == solver.COMPILED
 
 
 @pytest.mark.parametrize("function", [solve, action_values])
@@ -315,7 +313,7 @@ def test_a_solve_leaves_no_search_behind(function: Callable[[cb.State], object])
 
 @pytest.mark.parametrize("seed", range(6))
 def test_the_exact_hands_table_changes_the_speed_only(seed: int) -> None:
-    """With or without the table of exact hands (on in Python, off compiled), a
+    """With or without the table of exact hands (on by default), a
     search finds the same value over the same nodes; the value is solve()'s."""
     from calabrasella.bots import _solver_core as core
     from calabrasella.bots.solver import _root
@@ -328,5 +326,5 @@ def test_the_exact_hands_table_changes_the_speed_only(seed: int) -> None:
         search = core.Search(root.search.bonus, root.search.follow, exact_table=exact)
         found.append((search.value(*root.hands, root.leader), search.nodes))
     assert found[0] == found[1]
-    assert root.won + found[0][0] == solve(state).declarer_units
-    assert core.Search(3, True).exact_table is not core.COMPILED
+    assert root.won + found[0][0] == solve(state, all_best=True).declarer_units
+    assert core.Search(3, True).exact_table

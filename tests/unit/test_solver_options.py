@@ -65,7 +65,7 @@ def test_five_trick_endings_against_a_plain_alpha_beta(seed: int) -> None:
     rules = (cb.CAVENDISH, cb.CALABRESELLA)[seed % 2]
     state = random_play_state(rules, 100 + seed, 5)
     expected = alphabeta(state, -1, 36)
-    assert solve(state).declarer_units == expected
+    assert solve(state, all_best=True).declarer_units == expected
     for guess in (0, expected, 35):
         one = solve(state, all_best=False, guess=guess)
         assert one.declarer_units == expected
@@ -84,7 +84,7 @@ def test_whole_deals_one_best_and_guesses_agree(rules: cb.Ruleset, seed: int) ->
     """One best action and a first guess give the plain solve's units, and the one action
     is among its best actions; its value (action_values) is the units."""
     state = random_play_state(rules, seed, 12)
-    plain = solve(state)
+    plain = solve(state, all_best=True)
     for guess in (None, 0, plain.declarer_units, 35):
         one = solve(state, all_best=False, guess=guess)
         assert one.declarer_units == plain.declarer_units
@@ -97,11 +97,11 @@ def test_a_node_limit_gives_up_with_search_limit_error() -> None:
     """Past max_nodes the solve raises SearchLimitError (a SolveError); a limit above the
     work done changes nothing."""
     state = random_play_state(cb.CAVENDISH, 2, 12)
-    plain = solve(state)
+    plain = solve(state, all_best=True)
     with pytest.raises(SearchLimitError, match="gave up"):
         solve(state, max_nodes=10)
     assert issubclass(SearchLimitError, SolveError)
-    again = solve(state, max_nodes=plain.nodes + 1)
+    again = solve(state, max_nodes=plain.nodes + 1, all_best=True)
     assert again.declarer_units == plain.declarer_units
     assert again.best_actions == plain.best_actions
 

@@ -31,9 +31,13 @@ the side of ``t`` it falls), with:
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
-from importlib.machinery import EXTENSION_SUFFIXES
 from time import perf_counter
+from types import ModuleType
+from typing import Any
+
+import calabrasella as cb
 
 from ._solver_moves import (
     LEADS,
@@ -53,11 +57,7 @@ from ._solver_moves import (
     units,
 )
 
-__all__ = ["COMPILED", "NodeLimit", "Search"]
-
-#: Whether this module runs compiled (an extension module built by mypyc; the
-#: build compiles it with _solver_moves) rather than as Python.
-COMPILED = __file__.endswith(tuple(EXTENSION_SUFFIXES))
+__all__ = ["NATIVE", "NativeSearch", "NodeLimit", "Search", "native_tables"]
 
 
 # --- the search ---------------------------------------------------------------------
@@ -100,16 +100,14 @@ class Search:
         self,
         bonus: int,
         follow: bool,
-        exact_table: bool = not COMPILED,
+        exact_table: bool = True,
         limit: int = -1,
         history: bool = True,
     ) -> None:
         self.bonus = bonus
         self.follow = follow
         self.history = history
-        # In Python the exact hands save working out the relative key on most
-        # probes; compiled, working it out is cheaper than a lookup in one more
-        # large table (about 11% either way).
+        # The exact hands save working out the relative key on most probes.
         self.exact_table = exact_table
         self.table: dict[int, list[int]] = {}
         # The exact hands and leader (packed in one int) -> the same entry as in table.
@@ -531,3 +529,105 @@ class Search:
             return v1
 
         return probe
+
+
+# --- the compiled search ---------------------------------------------------------------
+
+
+def native_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """What the compiled search takes of the rules, from the engine's cards; None if it cannot.
+
+    Returns ``(suits, units, classes)``: the four suits as 40-bit card masks,
+    each card's units, and each card's class of units (cards of equal units
+    share a class). The compiled search assumes a card beats another exactly
+    when both are of one suit and its index is the lower: this checks that
+    against :meth:`calabrasella.Card.beats` for every pair of cards, and
+    returns None (the pure search is used) if it does not hold, or if the
+    units take more than four values.
+    """
+    deck = cb.DECK
+    suits = tuple(sum(1 << c.index for c in deck if c.suit == s) for s in sorted({c.suit for c in deck}))
+    for a in deck:
+        for b in deck:
+            if a.beats(b) != (a.suit == b.suit and a.index < b.index):
+                return None  # pragma: no cover (the engine's numbering changed)
+    values = sorted({c.units for c in deck})
+    if len(suits) != 4 or len(values) > 4 or [c.index for c in deck] != list(range(40)):
+        return None  # pragma: no cover
+    units_of = tuple(c.units for c in deck)
+    return suits, units_of, tuple(values.index(u) for u in units_of)
+
+
+def _load() -> ModuleType | None:
+    """The compiled search's module if it is built and not turned off, else None."""
+    if os.environ.get("CALABRASELLA_PURE_SOLVER", "") not in ("", "0"):
+        return None
+    try:
+        from . import _solver_native  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if native_tables() is None:
+        return None  # pragma: no cover
+    module: ModuleType = _solver_native
+    return module
+
+
+#: The compiled search's extension module (``_solver_native``), or None when it is
+#: not built or ``CALABRASELLA_PURE_SOLVER=1`` turned it off.
+NATIVE: ModuleType | None = _load()
+_TABLES = native_tables() if NATIVE is not None else None
+#: log2 of the compiled search's transposition table entries (40 bytes each).
+TABLE_BITS = 18
+
+
+class NativeSearch(Search):
+    """A :class:`Search` whose probe is the compiled one (the rest, in Python, the same).
+
+    The probe answers the same question with the same fail-soft contract;
+    its table is fixed-size, in native memory, and freed by :meth:`release`.
+    """
+
+    def __init__(self, bonus: int, follow: bool, limit: int = -1, module: ModuleType | None = None) -> None:
+        found = module if module is not None else NATIVE
+        if found is None or _TABLES is None:
+            raise RuntimeError("the compiled search is not available")
+        suits, units_of, classes = _TABLES
+        self._core: Any = found.Core(
+            bonus, follow, suits, units_of, classes, perf_counter, NodeLimit, TABLE_BITS
+        )
+        super().__init__(bonus, follow, exact_table=False, limit=limit)
+        self._core.limit = limit
+        self.probe = self._core.probe
+
+    def _build(self) -> Callable[[int, int, int, int, int, int], int]:
+        return lambda *args: 0  # replaced by the compiled probe in __init__
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched (not settled by the table or the bounds)."""
+        return int(self._core.nodes)
+
+    @property
+    def limit(self) -> int:
+        """The most positions the search may examine before raising NodeLimit (-1: no limit)."""
+        return int(self._core.limit)
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        core = getattr(self, "_core", None)
+        if core is not None:
+            core.limit = value if value < 0 or value > core.nodes else core.nodes + 1
+
+    @property
+    def deadline(self) -> float:
+        """The ``time.perf_counter()`` past which the search raises NodeLimit (0.0: none)."""
+        return float(self._core.deadline)
+
+    @deadline.setter
+    def deadline(self, value: float) -> None:
+        self._core.deadline = value
+
+    def release(self) -> None:
+        """Free the table: the search stays usable (a new table on the next probe)."""
+        super().release()
+        self._core.release()

@@ -3,8 +3,8 @@
 :func:`solve` takes a :class:`~calabrasella.State` in the play phase (all
 hands known: a real deal, or one world a sampler drew) and returns the
 exact card units the declarer ends the deal with when he plays to maximise
-them and the two adversaries, as one side, play to minimise them, with every
-action of the seat to move that achieves it.
+them and the two adversaries, as one side, play to minimise them, with one
+action of the seat to move that achieves it (every one with ``all_best=True``).
 
 The units are what the deal's :class:`~calabrasella.Result` reports as
 ``declarer_units``: the card units of his tricks, plus the stock and 3 if
@@ -16,14 +16,15 @@ searched: nobody revokes, plays out of turn or abandons from here on.
 The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
-cash. It is pure Python: the last six tricks take a millisecond or two, a
-whole deal of twelve tricks half a second to a second of CPU at the median
-and ten seconds or more for a close deal (``benchmarks/solver.py``; hands
-made lopsided by a random exchange are among the slowest). A build that
-compiles the search with mypyc runs the same code about two and a half
-times as fast (:data:`COMPILED` tells which one is installed;
-docs/bots.md says how to build it). The cyclic garbage collector is held
-off during a search and switched back on after it.
+cash. The search at trick boundaries comes in two builds with the same
+answers: a compiled one (a C extension module, in a wheel built where a C
+compiler was found), a whole deal of twelve tricks in a few hundredths of
+a second at the median, and the pure-Python one, the reference and the
+fallback, half a second to a second at the median and ten seconds or more
+for a close deal (``benchmarks/solver_native.py``, ``benchmarks/solver.py``).
+:data:`COMPILED` tells which one is in use; docs/bots.md says how to get
+the compiled one. The cyclic garbage collector is held off during a search
+and switched back on after it.
 
 The objective is the declarer's units, as the Result reports them. In
 Cavendish the payment grows with the units, so the same play maximises
@@ -49,10 +50,11 @@ from . import _solver_moves as moves
 
 __all__ = ["COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve"]
 
-#: Whether the search is compiled (a wheel built with mypyc) rather than pure
-#: Python. Both give the same results; the compiled one about 2.5 times as
-#: fast. ``HATCH_BUILD_HOOK_ENABLE_MYPYC=1`` at build time compiles it.
-COMPILED: bool = core.COMPILED
+#: Whether the search is the compiled one (an extension module a wheel built
+#: with a C compiler holds) rather than pure Python. Both give the same values
+#: and best actions. ``CALABRASELLA_PURE_SOLVER=1`` in the environment before
+#: the import turns the compiled one off.
+COMPILED: bool = core.NATIVE is not None
 
 _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
 _UNITS = moves.UNITS
@@ -68,8 +70,9 @@ class Solution:
     Attributes:
         declarer_units: The card units the declarer ends the deal with
             (``Result.declarer_units``, 0..35) when all three play perfectly.
-        best_actions: Every legal action of the seat to move that achieves
-            it, in :func:`calabrasella.legal_actions` order.
+        best_actions: Legal actions of the seat to move that achieve it, in
+            :func:`calabrasella.legal_actions` order: one by default, every one
+            with ``solve(state, all_best=True)``.
         nodes: Positions the search examined (a measure of its work).
         best_line: If asked for (``solve(state, line=True)``), one line of
             perfect play to the end of the deal, from the seat to move: at
@@ -166,8 +169,19 @@ def _root(state: object, function: str) -> _Root:
         leader=seats.index(state.leader),
         won=state.card_units_won[declarer],
         net_revokes=revokes[1] - revokes[0],
-        search=core.Search(bonus, bool(state.rules.follow_suit)),
+        search=_new_search(bonus, bool(state.rules.follow_suit)),
     )
+
+
+def _new_search(bonus: int, follow: bool) -> core.Search:
+    """A search for one solve: the compiled one if it is in use (:data:`COMPILED`)."""
+    if _native:
+        return core.NativeSearch(bonus, follow)
+    return core.Search(bonus, follow)
+
+
+#: Whether solves use the compiled search; tests set it to False to compare.
+_native: bool = COMPILED
 
 
 def _final(root: _Root, future: int) -> int:
@@ -327,7 +341,7 @@ def solve(
     state: cb.State,
     *,
     line: bool = False,
-    all_best: bool = True,
+    all_best: bool = False,
     guess: int | None = None,
     max_nodes: int | None = None,
 ) -> Solution:
@@ -340,7 +354,7 @@ def solve(
         state: A state in the play phase, any ruleset and options.
         line: Also find one perfect line of play to the end
             (:attr:`Solution.best_line`); this costs a little more.
-        all_best: Find every best action (the default). With ``False``,
+        all_best: Find every best action. By default (``False``)
             :attr:`Solution.best_actions` holds one best action only (one the
             search has already proved best, not necessarily the first in
             legal order), which is all a bot needs and saves proving each
@@ -352,8 +366,8 @@ def solve(
             many positions (``None``: no limit).
 
     Returns:
-        The declarer's units under perfect play, the mover's best actions and
-        the nodes searched.
+        The declarer's units under perfect play, the mover's best actions (one,
+        or all with ``all_best=True``) and the nodes searched.
 
     Raises:
         SolveError: ``state`` is not a :class:`~calabrasella.State`, or not
@@ -374,7 +388,7 @@ def solve(
         ...     state = cb.apply(state, cb.legal_actions(state)[-1])
         >>> state.declarer, state.to_move, [str(hand) for hand in state.hands], str(state.stock)
         (1, 1, ['3d Qd', '2d Ad', '3h 2s'], '5s 3c Jc 6c')
-        >>> solution = solve(state, line=True)
+        >>> solution = solve(state, line=True, all_best=True)
         >>> solution.declarer_units, [str(action) for action in solution.best_actions]
         (14, ['play Ad'])
         >>> [str(action) for action in solution.best_line]

@@ -1,0 +1,819 @@
+/* Private: the solver's search at trick boundaries, compiled (see _solver_native.py).
+ *
+ * The same question as _solver_core.Search's probe: from a trick boundary,
+ * with the hands h0 (the declarer), h1 and h2 (the adversaries after him)
+ * as 64-bit card masks and `lead` the position on lead, bound the units the
+ * declarer collects from here on (the cards left plus the last-trick
+ * bonus), fail-soft around the threshold t.
+ *
+ * Nothing of the rules is written here. Python passes, from the engine:
+ *   - the four suits as card masks (which cards are of one suit);
+ *   - each card's units and a class of its units (equal units, equal class);
+ *   - the last-trick bonus and whether suit must be followed.
+ * What this file assumes (checked in Python against Card.beats before the
+ * module is used): cards are bits 0..39; a card beats another if and only
+ * if both are of one suit and its bit is the lower one; a card of another
+ * suit than the one led never wins the trick (no trumps); a trick's winner
+ * leads the next; when suit must be followed a hand holding the suit led
+ * plays one of those cards, else any card.
+ *
+ * The search: alpha-beta over whole tricks, null window, fail-soft; a
+ * fixed-size transposition table (4-way buckets) keyed on the relative
+ * position (each suit as the holders and unit classes of its cards left,
+ * strongest first; the four suits sorted, being interchangeable when there
+ * are no trumps) keeping a lower and an upper bound and the lead that
+ * decided; equivalent cards (one hand, one suit, no other live card between
+ * them, the same unit class) searched once; leads ordered by the stored lead,
+ * two killer leads per (role, tricks left), then sure winners and low cards.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+
+#define ABORT (-100000)
+
+#if defined(__GNUC__) || defined(__clang__)
+#define POPCOUNT(x) __builtin_popcountll(x)
+#define CTZ(x) __builtin_ctzll(x)
+#define CLZ(x) __builtin_clzll(x)
+#else
+static int CLZ(u64 x) { int n = 0; while (!(x >> 63)) { x <<= 1; n++; } return n; }
+static int POPCOUNT(u64 x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
+static int CTZ(u64 x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
+#endif
+
+typedef struct {
+    u64 k[4];
+    int8_t lo, hi, best, depth;
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    int bonus;
+    int follow;
+    u64 suit[4];
+    int suit_of[64];
+    int units[64];
+    int uclass[64];
+    int rank[64]; /* 0 the strongest card of its suit */
+    Entry *table;
+    u64 buckets; /* number of 4-entry buckets, a power of two */
+    long long nodes;
+    long long limit; /* -1: none */
+    double deadline; /* 0.0: none */
+    PyObject *clock;
+    PyObject *exc;
+    int killer[3][16][2];
+    long long history[3][64];
+} Core;
+
+/* Leads are ordered by their history (the nodes they decided) from this many tricks left. */
+#define HISTORY_FROM 6
+
+/* --- moves ---------------------------------------------------------------- */
+
+/* The strongest card of a mask of one suit (64 if empty). */
+static inline int top(u64 m) { return m ? CTZ(m) : 64; }
+
+typedef struct {
+    int card;
+    long long score;
+} Move;
+
+/* How a hand's block of equivalent-in-rank cards decides the trick: set by the
+ * caller for the hand to move. kind 0: a lead; 1: the second hand; 2: the last. */
+typedef struct {
+    int kind;
+    int mover;  /* the hand's position */
+    int c1;     /* the card led (kinds 1, 2) */
+    int best;   /* the winning card so far (kind 2) */
+    int wp;     /* its position (kind 2) */
+    int p1, p3; /* the leader's and the last hand's positions (kind 1) */
+    u64 opp;    /* kind 0: the other side's cards; kind 1: the last hand's cards */
+} Ctx;
+
+static inline int side(int pos) { return pos != 0; }
+
+/* Whether the trick's winning side is settled when the hand plays a card
+ * ranking as `c` (the strongest of its block); *own: it is the hand's side. */
+static inline int settled(const Core *S, const Ctx *x, int c, int *own) {
+    if (x->kind == 0) { /* surely won by the leader's side if above all the other side's cards */
+        *own = 1;
+        return c < top(x->opp & S->suit[S->suit_of[c]]);
+    }
+    if (x->kind == 2) {
+        int w = (S->suit_of[c] == S->suit_of[x->best] && c < x->best) ? x->mover : x->wp;
+        *own = side(w) == side(x->mover);
+        return 1;
+    }
+    int s = S->suit_of[x->c1];
+    int beats = S->suit_of[c] == s && c < x->c1;
+    int best = beats ? c : x->c1, wp = beats ? x->mover : x->p1;
+    /* settled if the last hand cannot beat it, or is of the side winning it */
+    if (top(x->opp & S->suit[s]) > best || side(x->p3) == side(wp)) {
+        *own = side(wp) == side(x->mover);
+        return 1;
+    }
+    return 0;
+}
+
+/* The cards of `playable` worth searching. Cards of one suit with no card of
+ * `out` (the other hands' and the trick's) between them form a block: they
+ * win and lose the same tricks. If the block settles which side takes the
+ * trick, one card of it: the most units to the own side, else the fewest;
+ * if not, one card of each unit class. */
+static int reps(const Core *S, u64 playable, u64 out, const Ctx *x, Move *moves) {
+    int n = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 m = playable & S->suit[s];
+        if (!m) continue;
+        u64 both = (m | out) & S->suit[s];
+        int start = n; /* the block's first move */
+        int decided = 0, own = 0, pick = -1;
+        while (1) {
+            int c = both ? CTZ(both) : 64;
+            if (c == 64 || !(m >> c & 1)) { /* the block ends */
+                if (decided && pick >= 0) {
+                    n = start;
+                    moves[n].card = pick;
+                    moves[n].score = 0;
+                    n++;
+                }
+                if (c == 64) break;
+                both &= both - 1;
+                start = n;
+                decided = 0;
+                pick = -1;
+                continue;
+            }
+            both &= both - 1;
+            if (start == n && pick < 0) { /* the block's strongest card */
+                decided = settled(S, x, c, &own);
+                pick = c;
+            } else if (decided) {
+                int u = S->units[c], v = S->units[pick];
+                if (own ? u > v : u < v) pick = c;
+                continue;
+            }
+            if (decided) continue;
+            unsigned seen_class = 0;
+            for (int i = start; i < n; i++) seen_class |= 1u << S->uclass[moves[i].card];
+            if (!(seen_class >> S->uclass[c] & 1)) {
+                moves[n].card = c;
+                moves[n].score = 0;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static void order(Move *moves, int n) {
+    for (int i = 1; i < n; i++) {
+        Move m = moves[i];
+        int j = i - 1;
+        while (j >= 0 && moves[j].score < m.score) {
+            moves[j + 1] = moves[j];
+            j--;
+        }
+        moves[j + 1] = m;
+    }
+}
+
+
+/* --- the transposition table ------------------------------------------------ */
+
+static void key_of(const Core *S, u64 h0, u64 h1, u64 h2, int lead, u64 *k) {
+    u64 all = h0 | h1 | h2;
+    for (int s = 0; s < 4; s++) {
+        u64 m = all & S->suit[s];
+        u64 code = 1;
+        while (m) {
+            int c = CTZ(m);
+            m &= m - 1;
+            u64 who = (h0 >> c & 1) ? 0 : (h1 >> c & 1) ? 1 : 2;
+            code = code << 4 | who << 2 | (u64)S->uclass[c];
+        }
+        k[s] = code;
+    }
+    u64 x;
+#define SWAP(a, b) if (k[a] > k[b]) { x = k[a]; k[a] = k[b]; k[b] = x; }
+    SWAP(0, 1) SWAP(2, 3) SWAP(0, 2) SWAP(1, 3) SWAP(1, 2)
+#undef SWAP
+    k[3] |= (u64)lead << 60;
+}
+
+static inline u64 hash_of(const u64 *k) {
+    u64 h = k[0] * 0x9E3779B97F4A7C15ULL ^ k[1] * 0xC2B2AE3D27D4EB4FULL
+            ^ k[2] * 0x165667B19E3779F9ULL ^ k[3] * 0x27D4EB2F165667C5ULL;
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 29;
+    return h;
+}
+
+static Entry *find(Core *S, const u64 *k) {
+    Entry *b = S->table + 4 * (hash_of(k) & (S->buckets - 1));
+    for (int i = 0; i < 4; i++) {
+        Entry *e = b + i;
+        if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->k[3] == k[3])
+            return e;
+    }
+    return NULL;
+}
+
+static void store(Core *S, const u64 *k, int depth, int lo, int hi, int v, int t, int best) {
+    Entry *b = S->table + 4 * (hash_of(k) & (S->buckets - 1));
+    Entry *e = NULL;
+    for (int i = 0; i < 4; i++) {
+        if (b[i].k[0] == k[0] && b[i].k[1] == k[1] && b[i].k[2] == k[2] && b[i].k[3] == k[3]) {
+            e = b + i;
+            break;
+        }
+    }
+    if (!e) { /* an empty slot, else the one with the fewest tricks left */
+        e = b;
+        for (int i = 1; i < 4; i++)
+            if (b[i].depth < e->depth) e = b + i;
+        memcpy(e->k, k, sizeof e->k);
+        e->lo = (int8_t)lo;
+        e->hi = (int8_t)hi;
+        e->best = -1;
+        e->depth = (int8_t)depth;
+    }
+    if (v >= t) {
+        if (v > e->lo) e->lo = (int8_t)v;
+    } else if (v < e->hi) {
+        e->hi = (int8_t)v;
+    }
+    if (best >= 0) e->best = (int8_t)best;
+}
+
+/* --- the search --------------------------------------------------------------- */
+
+/* --- bounds from cashing (as _solver_moves.suit_info and bounds) ------------------- */
+
+/* The fewest (most) units `count` cards of `mask` hold, all of them if fewer. */
+static int least_units(const Core *S, u64 mask, int count, int most) {
+    int u[40], n = 0;
+    while (mask) {
+        int c = CTZ(mask);
+        mask &= mask - 1;
+        int v = S->units[c], j = n++;
+        while (j > 0 && (most ? u[j - 1] < v : u[j - 1] > v)) {
+            u[j] = u[j - 1];
+            j--;
+        }
+        u[j] = v;
+    }
+    int sum = 0;
+    for (int i = 0; i < count && i < n; i++) sum += u[i];
+    return sum;
+}
+
+static int units_of(const Core *S, u64 mask) {
+    int sum = 0;
+    while (mask) {
+        sum += S->units[CTZ(mask)];
+        mask &= mask - 1;
+    }
+    return sum;
+}
+
+/* What a leader surely takes in one suit by leading it from the top: out[0]
+ * tricks, out[1] whether that is all he holds of it, out[2] the units his side
+ * gains with the declarer alone, out[3] with the partner next, out[4] last. */
+static void cash(const Core *S, u64 mine, u64 x, u64 y, u64 partner, int *out) {
+    if (!mine) {
+        out[0] = out[2] = out[3] = out[4] = 0;
+        out[1] = 1;
+        return;
+    }
+    int top_other = top(x | y);
+    u64 below = top_other >= 64 ? ~(u64)0 : (((u64)1 << top_other) - 1);
+    u64 run = mine & below;
+    int tricks = POPCOUNT(run), held = POPCOUNT(mine);
+    int longest;
+    if (partner && (63 - CLZ(mine)) < top(partner))
+        longest = POPCOUNT((x | y) & ~partner);
+    else
+        longest = POPCOUNT(x) > POPCOUNT(y) ? POPCOUNT(x) : POPCOUNT(y);
+    int own;
+    if (S->follow && tricks && tricks >= longest) {
+        tricks = held;
+        own = units_of(S, mine);
+    } else {
+        own = units_of(S, run);
+    }
+    out[0] = tricks;
+    out[1] = tricks == held;
+    if (!(S->follow && tricks)) {
+        out[2] = out[3] = out[4] = own;
+        return;
+    }
+    int lx = least_units(S, x, tricks, 0), ly = least_units(S, y, tricks, 0);
+    out[2] = own + lx + ly;
+    out[3] = own + least_units(S, x, tricks, 1) + ly;
+    out[4] = own + lx + least_units(S, y, tricks, 1);
+}
+
+/* One suit of a position, indexed as _solver_moves.suit_info's tuple (0 unused). */
+static void suit_info(const Core *S, u64 a, u64 b, u64 c, int *info) {
+    int d[5], x1[5], x2[5];
+    u64 all = a | b | c;
+    int t = top(all);
+    info[10] = t == 64 ? -1 : (a >> t & 1) ? 0 : (b >> t & 1) ? 1 : 2;
+    cash(S, a, b, c, 0, d);
+    cash(S, b, c, a, c, x1);
+    cash(S, c, a, b, b, x2);
+    info[1] = d[0], info[2] = d[1], info[3] = d[2];
+    info[4] = x1[0], info[5] = x1[1], info[6] = x1[3];
+    info[7] = x2[0], info[8] = x2[1], info[9] = x2[4];
+    int f = S->follow;
+    info[11] = f && d[0] ? least_units(S, b, d[0], 0) : 0;
+    info[12] = f && d[0] ? least_units(S, c, d[0], 0) : 0;
+    info[13] = f && x1[0] ? least_units(S, a, x1[0], 0) : 0;
+    info[14] = f && x2[0] ? least_units(S, a, x2[0], 0) : 0;
+}
+
+static inline int max0(int v) { return v > 0 ? v : 0; }
+
+/* Bound the declarer's units from a trick boundary by cashing (see _solver_moves.bounds). */
+static void bounds(const Core *S, const u64 *h, int lead, int total, int *lo, int *hi) {
+    int info[4][15];
+    for (int s = 0; s < 4; s++) suit_info(S, h[0] & S->suit[s], h[1] & S->suit[s], h[2] & S->suit[s], info[s]);
+    if (lead == 0) {
+        int gain = 0, every = 1, owners = 0, tops = 0, cashed = 0, follow1 = 0, follow2 = 0;
+        for (int s = 0; s < 4; s++) {
+            if (!(h[0] & S->suit[s])) continue;
+            gain += info[s][3];
+            every = every && info[s][2] == 1;
+            if (info[s][1]) {
+                tops = 1;
+                cashed += info[s][1];
+                follow1 += info[s][11];
+                follow2 += info[s][12];
+            } else {
+                owners |= 1 << info[s][10];
+            }
+        }
+        if (every) { *lo = *hi = total; return; }
+        if (cashed)
+            gain += max0(least_units(S, h[1], cashed, 0) - follow1) + max0(least_units(S, h[2], cashed, 0) - follow2);
+        if (tops) { *lo = gain; *hi = total; return; }
+        int best = 0;
+        for (int owner = 1; owner <= 2; owner++) {
+            if (!(owners >> owner & 1)) continue;
+            int at = owner == 1 ? 4 : 7;
+            int taken = 0, cash_n = 0, follow0 = 0;
+            every = 1;
+            for (int s = 0; s < 4; s++) {
+                if (!(h[owner] & S->suit[s])) continue;
+                taken += info[s][at + 2];
+                every = every && info[s][at + 1] == 1;
+                cash_n += info[s][at];
+                follow0 += info[s][12 + owner];
+            }
+            if (cash_n) taken += max0(least_units(S, h[0], cash_n, 0) - follow0);
+            if (!every && total - taken > best) best = total - taken;
+        }
+        *lo = gain;
+        *hi = best;
+        return;
+    }
+    int at = lead == 1 ? 4 : 7;
+    u64 hand = h[lead];
+    int taken = 0, cashed = 0, follow0 = 0, every = 1, topped = 1;
+    for (int s = 0; s < 4; s++) {
+        if (!(hand & S->suit[s])) continue;
+        taken += info[s][at + 2];
+        every = every && info[s][at + 1] == 1;
+        topped = topped && info[s][1] > 0;
+        cashed += info[s][at];
+        follow0 += info[s][12 + lead];
+    }
+    if (every) { *lo = *hi = 0; return; }
+    if (cashed) taken += max0(least_units(S, h[0], cashed, 0) - follow0);
+    if (!topped) { *lo = 0; *hi = total - taken; return; }
+    int gain = 0, cashed1 = 0, follow1 = 0, follow2 = 0;
+    every = 1;
+    for (int s = 0; s < 4; s++) {
+        if (!(h[0] & S->suit[s])) continue;
+        gain += info[s][3];
+        every = every && info[s][2] == 1;
+        cashed1 += info[s][1];
+        follow1 += info[s][11];
+        follow2 += info[s][12];
+    }
+    if (every) { *lo = *hi = total; return; }
+    if (cashed1)
+        gain += max0(least_units(S, h[1], cashed1, 0) - follow1) + max0(least_units(S, h[2], cashed1, 0) - follow2);
+    *lo = gain;
+    *hi = total - taken;
+}
+
+/* --- the search --------------------------------------------------------------- */
+
+static int check_limits(Core *S) {
+    S->nodes++;
+    if (S->nodes == S->limit) return 1;
+    if (!(S->nodes & 1023) && S->deadline > 0.0) {
+        PyObject *now = PyObject_CallNoArgs(S->clock);
+        if (!now) return 1;
+        double d = PyFloat_AsDouble(now);
+        Py_DECREF(now);
+        if (d == -1.0 && PyErr_Occurred()) return 1;
+        if (d > S->deadline) return 1;
+    }
+    return 0;
+}
+
+static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t);
+
+/* The winner's position of a trick of cards c1 c2 c3 led by p1. */
+static inline int winner(const Core *S, int c1, int c2, int c3, int p1) {
+    int s = S->suit_of[c1], best = c1, w = p1;
+    if (S->suit_of[c2] == s && c2 < best) { best = c2; w = (p1 + 1) % 3; }
+    if (S->suit_of[c3] == s && c3 < best) { w = (p1 + 2) % 3; }
+    return w;
+}
+
+static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
+    if (t <= 0) return 0;
+    int total = rest + S->bonus;
+    if (t > total) return total;
+    u64 h[3] = {h0, h1, h2};
+    int p1 = lead, p2 = (lead + 1) % 3, p3 = (lead + 2) % 3;
+    u64 a1 = h[p1], a2 = h[p2], a3 = h[p3];
+    int left = POPCOUNT(a1);
+    if (left <= 1) { /* the last trick: every card is forced */
+        if (!left) return 0;
+        return winner(S, CTZ(a1), CTZ(a2), CTZ(a3), p1) == 0 ? total : 0;
+    }
+    u64 k[4];
+    key_of(S, h0, h1, h2, lead, k);
+    int hint = -1, lo, hi;
+    Entry *e = find(S, k);
+    if (e) {
+        lo = e->lo;
+        hi = e->hi;
+        hint = e->best;
+    } else {
+        bounds(S, h, lead, total, &lo, &hi);
+    }
+    if (lo >= t) return lo;
+    if (hi < t) return hi;
+    if (check_limits(S)) return ABORT;
+
+    int max1 = p1 == 0, max2 = p2 == 0, max3 = p3 == 0;
+    int role = max1 ? 0 : (p2 ? 1 : 2);
+    int *killers = S->killer[role][left & 15];
+    int follow = S->follow;
+    Ctx x;
+
+    Move m1[16];
+    u64 partner = max1 ? 0 : (max2 ? a3 : a2); /* an adversary's partner; 0 for the declarer */
+    u64 opp = max1 ? (a2 | a3) : h[0];
+    x.kind = 0;
+    x.mover = p1;
+    x.opp = opp;
+    int n1c = reps(S, a1, a2 | a3, &x, m1);
+    for (int i = 0; i < n1c; i++) {
+        int c = m1[i].card, s = S->suit_of[c];
+        u64 sm = S->suit[s];
+        int u = S->units[c];
+        int sc;
+        if (c < top((a2 | a3) & sm)) sc = 1000 + 4 * u;   /* wins the trick */
+        else if (c < top(opp & sm)) sc = 800 + 4 * u;           /* his side wins it */
+        else if (partner && top(partner & sm) < top(opp & sm)) sc = 500 - 4 * u;
+        else sc = -4 * u + S->rank[c];
+        m1[i].score = sc;
+    }
+    order(m1, n1c);
+    if (left >= HISTORY_FROM) { /* a stable sort: ties keep the order above */
+        for (int i = 0; i < n1c; i++) m1[i].score = S->history[role][m1[i].card];
+        order(m1, n1c);
+    }
+    { /* the stored lead first, then the killers */
+        int front[3] = {killers[1], killers[0], hint};
+        for (int f = 0; f < 3; f++) {
+            if (front[f] < 0) continue;
+            for (int i = 1; i < n1c; i++) {
+                if (m1[i].card == front[f]) {
+                    Move m = m1[i];
+                    memmove(m1 + 1, m1, (size_t)i * sizeof(Move));
+                    m1[0] = m;
+                    break;
+                }
+            }
+        }
+    }
+
+    int v1 = max1 ? -1 : 99, best1 = -1;
+    u64 n[3];
+    for (int i1 = 0; i1 < n1c; i1++) {
+        int c1 = m1[i1].card;
+        int s = S->suit_of[c1];
+        u64 sm = S->suit[s];
+        u64 r1 = a1 ^ ((u64)1 << c1);
+        int v2 = max2 ? -1 : 99;
+        u64 play2 = (follow && (a2 & sm)) ? a2 & sm : a2;
+        Move m2[16];
+        x.kind = 1;
+        x.mover = p2;
+        x.c1 = c1;
+        x.p1 = p1;
+        x.p3 = p3;
+        x.opp = a3;
+        int n2c = reps(S, play2, a1 | a3, &x, m2);
+        {
+            int t3 = top(a3 & sm);
+            for (int i = 0; i < n2c; i++) {
+                int c = m2[i].card, u = S->units[c];
+                int wins = S->suit_of[c] == s && c < c1;
+                int best = wins ? c : c1;
+                int wp = wins ? p2 : p1;
+                int sc;
+                if (t3 > best) /* the last hand cannot beat it: the trick is settled */
+                    sc = ((wp == 0) == max2) ? 1000 + 4 * u + S->rank[c] : -4 * u + S->rank[c];
+                else if (max1 && !wins) /* after the declarer's lead the partner can take it */
+                    sc = 900 + 4 * u + S->rank[c];
+                else
+                    sc = -4 * u + S->rank[c];
+                m2[i].score = sc;
+            }
+            order(m2, n2c);
+        }
+        for (int i2 = 0; i2 < n2c; i2++) {
+            int c2 = m2[i2].card;
+            u64 r2 = a2 ^ ((u64)1 << c2);
+            int best = c1, wp = p1;
+            if (S->suit_of[c2] == s && c2 < c1) { best = c2; wp = p2; }
+            int v3 = max3 ? -1 : 99;
+            int u12 = S->units[c1] + S->units[c2];
+            u64 play3 = (follow && (a3 & sm)) ? a3 & sm : a3;
+            Move m3[16];
+            x.kind = 2;
+            x.mover = p3;
+            x.best = best;
+            x.wp = wp;
+            int n3c = reps(S, play3, a1 | a2, &x, m3);
+            for (int i = 0; i < n3c; i++) {
+                int c = m3[i].card, u = S->units[c];
+                int w = (S->suit_of[c] == s && c < best) ? p3 : wp;
+                m3[i].score = ((w == 0) == max3) ? 1000 + 4 * u + S->rank[c] : -4 * u + S->rank[c];
+            }
+            order(m3, n3c);
+            for (int i3 = 0; i3 < n3c; i3++) {
+                int c3 = m3[i3].card;
+                int w = (S->suit_of[c3] == s && c3 < best) ? p3 : wp;
+                int u = u12 + S->units[c3];
+                n[p1] = r1;
+                n[p2] = r2;
+                n[p3] = a3 ^ ((u64)1 << c3);
+                int r;
+                if (left == 2) { /* the last trick is forced: play it here */
+                    int l1 = CTZ(n[w]), l2 = CTZ(n[(w + 1) % 3]), l3 = CTZ(n[(w + 2) % 3]);
+                    r = winner(S, l1, l2, l3, w) == 0 ? rest - u + S->bonus : 0;
+                    if (w == 0) r += u;
+                } else if (w == 0) {
+                    if (t <= u) {
+                        r = u;
+                    } else {
+                        r = probe(S, n[0], n[1], n[2], 0, rest - u, t - u);
+                        if (r == ABORT) return ABORT;
+                        r += u;
+                    }
+                } else {
+                    r = probe(S, n[0], n[1], n[2], w, rest - u, t);
+                    if (r == ABORT) return ABORT;
+                }
+                if (max3) {
+                    if (r > v3) { v3 = r; if (r >= t) break; }
+                } else if (r < v3) { v3 = r; if (r < t) break; }
+            }
+            if (max2) {
+                if (v3 > v2) { v2 = v3; if (v3 >= t) break; }
+            } else if (v3 < v2) { v2 = v3; if (v3 < t) break; }
+        }
+        if (max1 ? (v2 > v1) : (v2 < v1)) {
+            v1 = v2;
+            if (max1 ? (v2 >= t) : (v2 < t)) {
+                best1 = c1;
+                S->history[role][c1] += (long long)1 << left;
+                if (killers[0] != c1) {
+                    killers[1] = killers[0];
+                    killers[0] = c1;
+                }
+                break;
+            }
+        }
+    }
+    store(S, k, left, lo, hi, v1, t, best1);
+    return v1;
+}
+
+/* --- the Python type --------------------------------------------------------------- */
+
+static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
+    int bonus, follow, bits;
+    PyObject *suits, *units, *classes, *clock, *exc;
+    static char *kwlist[] = {"bonus", "follow", "suits", "units", "classes", "clock", "exc", "bits", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "ipOOOOOi", kwlist, &bonus, &follow, &suits, &units,
+                                     &classes, &clock, &exc, &bits))
+        return -1;
+    if (bits < 4 || bits > 26) {
+        PyErr_SetString(PyExc_ValueError, "bits: expected 4..26");
+        return -1;
+    }
+    if (!PyTuple_Check(suits) || PyTuple_GET_SIZE(suits) != 4 || !PyTuple_Check(units)
+        || PyTuple_GET_SIZE(units) != 40 || !PyTuple_Check(classes) || PyTuple_GET_SIZE(classes) != 40) {
+        PyErr_SetString(PyExc_ValueError, "expected 4 suit masks, 40 units and 40 unit classes");
+        return -1;
+    }
+    self->bonus = bonus;
+    self->follow = follow;
+    for (int c = 0; c < 64; c++) {
+        self->suit_of[c] = -1;
+        self->units[c] = 0;
+        self->uclass[c] = 0;
+        self->rank[c] = 0;
+    }
+    u64 seen = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 m = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(suits, s));
+        if (PyErr_Occurred()) return -1;
+        if (m >> 40 || (m & seen) || POPCOUNT(m) > 15) {
+            PyErr_SetString(PyExc_ValueError, "suit masks: 40 cards, at most 15 a suit, disjoint");
+            return -1;
+        }
+        seen |= m;
+        self->suit[s] = m;
+        int r = 0;
+        while (m) {
+            int c = CTZ(m);
+            m &= m - 1;
+            self->suit_of[c] = s;
+            self->rank[c] = r++;
+        }
+    }
+    if (seen != ((u64)1 << 40) - 1) {
+        PyErr_SetString(PyExc_ValueError, "suit masks: every card of 0..39 in one suit");
+        return -1;
+    }
+    for (int c = 0; c < 40; c++) {
+        long u = PyLong_AsLong(PyTuple_GET_ITEM(units, c));
+        long k = PyLong_AsLong(PyTuple_GET_ITEM(classes, c));
+        if (PyErr_Occurred()) return -1;
+        if (u < 0 || u > 30 || k < 0 || k > 3) {
+            PyErr_SetString(PyExc_ValueError, "units 0..30 and unit classes 0..3");
+            return -1;
+        }
+        self->units[c] = (int)u;
+        self->uclass[c] = (int)k;
+    }
+    Py_XSETREF(self->clock, Py_NewRef(clock));
+    Py_XSETREF(self->exc, Py_NewRef(exc));
+    free(self->table);
+    self->table = NULL;
+    self->buckets = (u64)1 << (bits - 2);
+    self->nodes = 0;
+    self->limit = -1;
+    self->deadline = 0.0;
+    memset(self->killer, 0xff, sizeof self->killer);
+    memset(self->history, 0, sizeof self->history);
+    return 0;
+}
+
+static void Core_dealloc(Core *self) {
+    free(self->table);
+    Py_XDECREF(self->clock);
+    Py_XDECREF(self->exc);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Core_probe(Core *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "probe(h0, h1, h2, lead, rest, t)");
+        return NULL;
+    }
+    u64 h[3];
+    for (int i = 0; i < 3; i++) {
+        h[i] = PyLong_AsUnsignedLongLong(args[i]);
+        if (PyErr_Occurred()) return NULL;
+        if (h[i] >> 40) {
+            PyErr_SetString(PyExc_ValueError, "a hand is a 40-bit card mask");
+            return NULL;
+        }
+    }
+    long lead = PyLong_AsLong(args[3]);
+    long rest = PyLong_AsLong(args[4]);
+    long t = PyLong_AsLong(args[5]);
+    if (PyErr_Occurred()) return NULL;
+    if (lead < 0 || lead > 2 || rest < 0 || rest > 1000) {
+        PyErr_SetString(PyExc_ValueError, "lead 0..2 and rest 0..1000");
+        return NULL;
+    }
+    if (t < -1000) t = -1000;
+    if (t > 1000) t = 1000;
+    if (!self->table) {
+        self->table = calloc((size_t)(4 * self->buckets), sizeof(Entry));
+        if (!self->table) return PyErr_NoMemory();
+    }
+    int v = probe(self, h[0], h[1], h[2], (int)lead, (int)rest, (int)t);
+    if (v == ABORT) {
+        if (!PyErr_Occurred()) {
+            PyObject *count = PyLong_FromLongLong(self->nodes);
+            if (count) {
+                PyErr_SetObject(self->exc, count);
+                Py_DECREF(count);
+            }
+        }
+        return NULL;
+    }
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored)) {
+    free(self->table);
+    self->table = NULL;
+    memset(self->killer, 0xff, sizeof self->killer);
+    memset(self->history, 0, sizeof self->history);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_get_nodes(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLongLong(self->nodes); }
+
+static PyObject *Core_get_limit(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLongLong(self->limit); }
+
+static int Core_set_limit(Core *self, PyObject *value, void *Py_UNUSED(closure)) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete limit");
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    self->limit = v;
+    return 0;
+}
+
+static PyObject *Core_get_deadline(Core *self, void *Py_UNUSED(closure)) { return PyFloat_FromDouble(self->deadline); }
+
+static int Core_set_deadline(Core *self, PyObject *value, void *Py_UNUSED(closure)) {
+    if (!value) {
+        PyErr_SetString(PyExc_AttributeError, "cannot delete deadline");
+        return -1;
+    }
+    double d = PyFloat_AsDouble(value);
+    if (d == -1.0 && PyErr_Occurred()) return -1;
+    self->deadline = d;
+    return 0;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"probe", (PyCFunction)(void (*)(void))Core_probe, METH_FASTCALL,
+     "probe(h0, h1, h2, lead, rest, t): a fail-soft bound around t of the declarer's units."},
+    {"release", (PyCFunction)Core_release, METH_NOARGS, "Free the transposition table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Core_getset[] = {
+    {"nodes", (getter)Core_get_nodes, NULL, "Positions searched.", NULL},
+    {"limit", (getter)Core_get_limit, (setter)Core_set_limit, "Node limit (-1: none).", NULL},
+    {"deadline", (getter)Core_get_deadline, (setter)Core_set_deadline, "Clock deadline (0.0: none).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "calabrasella.bots._solver_native.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The compiled search of one solve.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+    .tp_getset = Core_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_solver_native", "The solver's compiled search.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__solver_native(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
