@@ -6,10 +6,11 @@ The package is pure Python and complete without it: the search in
 
 ``CALABRASELLA_NATIVE`` chooses, at build time:
 
-- unset or ``auto``: compile it if the compiler works, else build the pure
-  wheel (a note on the build's output, nothing at import);
-- ``1``: compile it or fail the build (CI's compiled wheel);
-- ``0``: never (the pure ``py3-none-any`` wheel, as uploaded to PyPI).
+- unset or ``0``: never (the pure ``py3-none-any`` wheel, as uploaded to
+  PyPI until platform wheels are built for it);
+- ``auto``: compile it if the compiler works, else build the pure wheel (a
+  note on the build's output, nothing at import);
+- ``1``: compile it or fail the build (CI's compiled wheel).
 
 Editable installs (``pip install -e .``) stay pure Python. To compile the
 module next to its source in a checkout (it is git-ignored), run
@@ -76,7 +77,7 @@ class NativeBuildHook(BuildHookInterface):  # type: ignore[misc,valid-type]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         """Add the compiled module to a wheel, if wanted and a compiler is there."""
-        mode = os.environ.get("CALABRASELLA_NATIVE", "auto").strip().lower() or "auto"
+        mode = os.environ.get("CALABRASELLA_NATIVE", "0").strip().lower() or "0"
         if mode not in ("auto", "0", "1"):
             raise ValueError(f"CALABRASELLA_NATIVE={mode!r}: expected auto, 0 or 1")
         if self.target_name != "wheel" or version == "editable" or mode == "0":

@@ -123,8 +123,10 @@ def main() -> None:
     parser.add_argument("--rules", choices=sorted(RULES), default="both")
     parser.add_argument("--min-nodes", type=int, default=500, help="rows with fewer are left out")
     args = parser.parse_args()
-    if core.COMPILED:
-        raise SystemExit("the compiled solver cannot be wrapped: run this with the pure Python one")
+    if core.NATIVE is not None:
+        raise SystemExit(
+            "the compiled search cannot be wrapped: run this with CALABRASELLA_PURE_SOLVER=1"
+        )
     recorder = Recorder()
     recorder.install()
     rules = RULES[args.rules]

@@ -106,6 +106,6 @@ def test_one_best_action_and_any_guess_match_brute_force(state: cb.State, guess:
     one = solve(state, all_best=False, guess=guess)
     assert one.declarer_units == best
     assert len(one.best_actions) == 1 and values[one.best_actions[0]] == best
-    every = solve(state, guess=guess)
+    every = solve(state, guess=guess, all_best=True)
     assert every.declarer_units == best
     assert every.best_actions == tuple(a for a, v in values.items() if v == best)
