@@ -82,11 +82,7 @@ def _redact(
     given_back = None
     last = len(starts) - 1
     declarer = ex.declarer
-    # the entries whose moves this seat did not see, with the words it is told
-    unseen: dict[int, str] = {}
-    for record in ex.moves:
-        if record[0] >= 0 and record[2] != seat and not record[6] >> seat & 1:
-            unseen[record[0]] = record[7]
+    unseen = ex.unseen(seat)[0]  # the entries whose moves this seat did not see: the words
     own = _own_hiding(plan)
     for i in range(first, cut):
         entry = history[i]
@@ -126,13 +122,15 @@ def _own_hiding(plan: tuple[Step, ...]) -> bool:
 def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Action, Hidden]], ...]:
     """Return the exchange's forced moves as ``seat`` sees them: ``(at, seat, action)``."""
     out: list[tuple[int, int, Union[Action, Hidden]]] = []
-    for j, (at, _, who, action) in enumerate(ex.forced):
-        words = ex.told(-1, j, who, seat, action)
+    by_forced = ex.unseen(seat)[1]
+    for j, (at, k, who, action) in enumerate(ex.forced):
+        words = None if who == seat else by_forced.get(j)
         kind = None
-        if words is not None and who != seat:
-            step = ex.plan[ex.forced[j][1]]
-            if step.__class__.hidden_from is not _BASE_HIDDEN_FROM:
-                kind = step.hidden_from(who, seat, action, ex)
+        step = ex.plan[k]
+        if who != seat and step.__class__.hidden_from is not _BASE_HIDDEN_FROM:
+            kind = step.hidden_from(who, seat, action, ex)  # a step that says it itself
+            if kind is not None and words is None:
+                words = ""
         out.append((at, who, action if words is None else _hidden(kind or _kind_of(action), words)))
     return tuple(out)
 

@@ -183,11 +183,12 @@ class Exchange(NamedTuple):
         """
         if who == viewer:
             return None
+        by_entry, by_forced = self.unseen(viewer)
         if forced >= 0:
-            words = self.hidden_forced(forced, viewer)
+            words = by_forced.get(forced)
             k = self.forced[forced][1]
         else:
-            words = self.hidden_move(entry, viewer)
+            words = by_entry.get(entry)
             k = self.step_of(entry)
         if words is None and k >= 0:
             step = self.plan[k]
@@ -195,25 +196,18 @@ class Exchange(NamedTuple):
                 words = None if step.hidden_from(who, viewer, action, self) is None else ""
         return words
 
-    def hidden_move(self, entry: int, viewer: int) -> str | None:
-        """Return the words of the move history entry ``entry`` made, if ``viewer`` did not
-        see its cards; else ``None`` (no move, or a move it saw)."""
-        for record in self.moves:
-            if record[0] == entry and record[1] < 0:
-                if record[2] == viewer or record[6] >> viewer & 1:
-                    return None
-                return record[7]
-        return None
-
-    def hidden_forced(self, forced: int, viewer: int) -> str | None:
-        """Return the words of the move forced move ``forced`` made, if ``viewer`` did not
-        see its cards; else ``None``."""
-        for record in self.moves:
-            if record[1] == forced:
-                if record[2] == viewer or record[6] >> viewer & 1:
-                    return None
-                return record[7]
-        return None
+    def unseen(self, viewer: int) -> tuple[dict[int, str], dict[int, str]]:
+        """Return the words ``viewer`` is told of each move it did not see, by the history
+        entry that made it and by the forced move that made it (one pass over the moves)."""
+        by_entry: dict[int, str] = {}
+        by_forced: dict[int, str] = {}
+        for entry, forced, seat, _, _, _, seen, words in self.moves:
+            if seat != viewer and not seen >> viewer & 1:
+                if forced >= 0:
+                    by_forced[forced] = words
+                elif entry >= 0:
+                    by_entry[entry] = words
+        return by_entry, by_forced
 
 
 def _first(pair: tuple[str, Hashable]) -> str:
@@ -473,8 +467,9 @@ class Work:
             seen = 0
             for s in seen_by:
                 seen |= 1 << (s if type(s) is int else self.seat(s))  # type: ignore[arg-type]
-        if seat is None:
-            who = src if src < _STOCK else src - _LAID if src > _STOCK else dst if dst < _STOCK else dst - _LAID if dst > _STOCK else self.declarer
+        if seat is None:  # the owner of the source, else of the target, else the declarer
+            owner = source.seat if source.seat is not None else target.seat
+            who = self.declarer if owner is None else owner
         else:
             who = seat if type(seat) is int else self.seat(seat)  # type: ignore[arg-type]
         self._move(mask, src, dst, seen, words, who, forced)
