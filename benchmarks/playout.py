@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pickle_size import mid_deal_states  # (the same states: half-way through the play)
+
 import calabrasella as cb
 
 DEFAULT_FLOOR = Path(__file__).resolve().parents[2] / "shared" / "bench" / "floor.py"
@@ -122,29 +124,6 @@ def by_phase(rules: cb.Ruleset, deals: int, seed: int) -> dict[str, tuple[int, i
             row[2] += 1
             state = new
     return {name: (row[0], row[1], row[2]) for name, row in totals.items()}
-
-
-def mid_deal_states(rules: cb.Ruleset, deals: int, seed: int) -> list[cb.State]:
-    """Return a state half-way through the play of each of ``deals`` random deals.
-
-    Each is played with ``rollout``-like random choices through :func:`calabrasella.apply`
-    (no view built, nothing pickled): its views and its pickle are cold.
-    """
-    rng = random.Random(seed)
-    found: list[cb.State] = []
-    for i in range(deals):
-        state = cb.new_deal(rules, dealer=i % 3, seed=rng)
-        play: list[cb.State] = []
-        while not state.is_over:
-            if state.phase is cb.Phase.PLAYING:
-                play.append(state)
-            if state.is_chance:
-                state = cb.apply(state, cb.sample_chance(state, rng))
-            else:
-                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
-        if play:
-            found.append(play[len(play) // 2])
-    return found
 
 
 def views_of(states: list[cb.State]) -> float:

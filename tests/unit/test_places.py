@@ -129,7 +129,7 @@ def test_bad_places_are_refused() -> None:
 
 @pytest.mark.parametrize("rules", [cb.CAVENDISH, cb.CALABRESELLA], ids=lambda r: r.name)
 @pytest.mark.parametrize("seed", range(12))
-def test_the_moves_a_view_shows_are_exactly_what_its_seat_may_know(
+def test_the_moves_a_view_shows_are_only_what_its_seat_may_know(
     rules: cb.Ruleset, seed: int
 ) -> None:
     """At every state of random deals: the cards of the moves a view shows are among those
