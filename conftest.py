@@ -1,9 +1,10 @@
 """Leave out the doctests of the research extras' modules and pages when the extra is missing; leave out the slow tests unless asked.
 
 ``python -m pytest`` collects the doctests of ``src`` and ``docs``; the
-PettingZoo and OpenSpiel modules import their tool at the top, so without
-``calabrasella[pettingzoo]`` or ``calabrasella[openspiel]`` installed they are
-not collected (their tests in ``tests/envs`` skip themselves).
+PettingZoo and OpenSpiel modules (and the browser table's, ``server/_web.py``)
+import their tool at the top, so without ``calabrasella[pettingzoo]``,
+``calabrasella[openspiel]`` or ``calabrasella[server]`` installed they are not
+collected (their tests skip themselves).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ if importlib.util.find_spec("pettingzoo") is None or importlib.util.find_spec("n
     collect_ignore += ["src/calabrasella/envs/pettingzoo.py", "docs/pettingzoo.md"]
 if importlib.util.find_spec("pyspiel") is None:
     collect_ignore += ["src/calabrasella/envs/openspiel.py", "docs/openspiel.md"]
+if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uvicorn") is None:
+    collect_ignore += ["src/calabrasella/server/_web.py"]  # the browser table: the server extra
 
 
 # --- the slow tests ---------------------------------------------------------------
