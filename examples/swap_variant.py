@@ -96,7 +96,8 @@ class SwapStep(Step):
         actions: The kinds of action the step lists (for the conformance check).
     """
 
-    phase: ClassVar[cb.Phase] = cb.Phase.GIVING_BACK
+    phase: ClassVar[cb.Phase] = cb.Phase.EXCHANGING
+    phase_name: ClassVar[str] = "swapping"
     actions: ClassVar[tuple[type[cb.CustomAction], ...]] = (Swap,)
 
     giver: Role
@@ -231,10 +232,10 @@ def tell_swap(rules: cb.Ruleset, seed: int) -> None:
     state = cb.new_deal(rules, dealer=0, seed=seed)
     state = cb.apply(state, cb.Bid(cb.Contract.STAND))
     declarer = state.declarer
-    assert declarer is not None and state.phase is cb.Phase.GIVING_BACK
+    assert declarer is not None and state.phase_name == "swapping"
     rng = random.Random(seed)
     start = len(state.history)
-    while state.phase is cb.Phase.GIVING_BACK:
+    while state.phase is cb.Phase.EXCHANGING:
         state = cb.apply(state, rng.choice(state.legal_actions()))
     print(f"== one swap ({rules.terms.title}, seed {seed}) ==")
     print(f"seat {declarer} stands; before he asks for a 3 his adversaries swap:")

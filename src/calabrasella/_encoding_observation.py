@@ -59,7 +59,7 @@ OBSERVATION_VERSION = 2
 #: numbers; the parts made of cards are 40 entries each, 1.0 where the card is.
 #: The parts sized from the ruleset follow (:func:`observation_parts`).
 OBSERVATION_LAYOUT: tuple[tuple[str, int, str], ...] = (
-    ("phase", len(_PHASES), "one-hot Phase (bidding ... over)"),
+    ("phase", len(_PHASES), "one-hot Phase (bidding ... over, exchanging)"),
     ("seat", 4, "one-hot: whose view this is"),
     ("dealer", 4, "one-hot: the dealer"),
     ("to_move", 4, "one-hot: the seat to act (all zero at chance and at the end)"),
@@ -237,7 +237,7 @@ def observation_layout(rules: Ruleset, recall: bool = False) -> dict[str, slice]
     Example:
         >>> import calabrasella as cb
         >>> observation_layout(cb.CALABRESELLA)["phase"]
-        slice(0, 9, None)
+        slice(0, 10, None)
     """
     lay = _layout(rules)
     return dict(lay.recall_slices if recall else lay.slices)
@@ -252,7 +252,7 @@ def observation_size(rules: Ruleset, recall: bool = False) -> int:
     Example:
         >>> import calabrasella as cb
         >>> observation_size(cb.CAVENDISH), observation_size(cb.CALABRESELLA)
-        (1433, 1441)
+        (1434, 1442)
     """
     lay = _layout(rules)
     return lay.recall_size if recall else lay.size

@@ -13,7 +13,7 @@ from ._auction import position_of
 from ._tricks import legal_plays
 from .actions import PLAYS, REVOKES, Abandon, Action, Draw, OutOfTurn, TurnStock
 from .errors import IllegalActionError, SeatError
-from .phases import BIDDING, CALLING, DISCARDING, GIVING_BACK, OVER, PLAYING
+from .phases import BIDDING, CALLING, DISCARDING, EXCHANGING, GIVING_BACK, OVER, PLAYING
 from .rulesets.base import PLAY_TABLE
 
 if TYPE_CHECKING:
@@ -68,8 +68,9 @@ def irregular_actions(state: State) -> tuple[Action, ...]:
     return tuple(out)
 
 
-#: The exchange phases in which the stock may be turned early (table mode).
-_EARLY = (CALLING, GIVING_BACK, DISCARDING)
+#: The exchange phases in which the stock may be turned early (table mode): a
+#: variant's own step (EXCHANGING) comes before the single player's first discard too.
+_EARLY = (CALLING, GIVING_BACK, DISCARDING, EXCHANGING)
 
 
 def stock_turns(state: State) -> tuple[Action, ...]:

@@ -25,7 +25,8 @@ def svg_of(obj: object) -> str:
 
 def _play(obj: Any) -> str:
     """The part of a state's or a view's repr about who acts, the contract and the tricks."""
-    parts = [obj.phase.name.lower()]
+    name = obj.phase_name  # a variant's step may name its phase
+    parts = [obj.phase.name.lower() if name == str(obj.phase) else name]
     if obj.to_move is not None:
         parts.append(f"seat {obj.to_move} to act")
     if obj.contract is not None:

@@ -52,7 +52,9 @@ def state_text(state: State) -> str:
         doing = f", chance: a draw unseen from the {terms.stock}"
     else:
         doing = f", seat {state.to_move} to act"
-    lines = [f"{terms.title}, ruleset {rules.name}: {phase.name.lower()}{doing}"]
+    name = state.phase_name  # a variant's step may name its phase
+    shown = phase.name.lower() if name == str(phase) else name
+    lines = [f"{terms.title}, ruleset {rules.name}: {shown}{doing}"]
     if state.contract is not None and state.declarer is not None:
         words = " ".join(c.value for c in (state.contract, state.modifier) if c is not None)
         called = f"; called {state.called.code}" if state.called is not None else ""

@@ -69,6 +69,7 @@ def view_data(view: View) -> dict[str, Any]:
         "seat": view.seat,
         "dealer": view.dealer,
         "phase": view.phase.name.lower(),
+        "phase_name": view.phase_name,
         "to_move": view.to_move,
         "hand": codes(view.hand),
         "hand_sizes": list(view.hand_sizes),
@@ -119,7 +120,7 @@ def _pairs_of(value: object, where: str, limit: int, size: int) -> list[list[Any
 
 def read_view(value: object, where: str, max_actions: int) -> View:
     """Read a view's plain data back into an equal :class:`~calabrasella.View`."""
-    d = obj(value, where, VIEW_KEYS)
+    d = obj(value, where, VIEW_KEYS, ("phase_name",))
 
     def at(key: str) -> str:
         return join(where, key)
@@ -138,7 +139,7 @@ def read_view(value: object, where: str, max_actions: int) -> View:
     legal = items(d["legal_actions"], at("legal_actions"), MAX_ITEMS)
     result = None if d["result"] is None else read_result(d["result"], at("result"))
     stock = None if d["final_stock"] is None else cards(d["final_stock"], at("final_stock"))
-    return View(
+    view = View(
         rules=rules,
         seat=seat,
         dealer=integer(d["dealer"], at("dealer"), 0, top),
@@ -179,3 +180,7 @@ def read_view(value: object, where: str, max_actions: int) -> View:
         final_stock=stock,
         result=result,
     )
+    name = text(d.get("phase_name", ""), at("phase_name"), 40) or str(view.phase)
+    if name != str(view.phase):  # a variant's step named its phase
+        view.__dict__["_phase_name"] = name
+    return view

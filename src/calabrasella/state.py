@@ -13,7 +13,7 @@ from . import _legal, _pictures, _state_text, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import DRAWING, OVER, Phase
+from .phases import DRAWING, OVER, Phase, name_of
 from .places import Move, move_of
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
@@ -121,6 +121,18 @@ class State:
     def phase(self) -> Phase:
         """What kind of action is expected."""
         return self._phase
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as the rules name it: the waiting exchange step's own name, if it
+        gives one (see :attr:`calabrasella.rulesets.Step.phase_name`), else ``str(phase)``.
+
+        Example:
+            >>> import calabrasella as cb
+            >>> cb.new_deal(cb.CAVENDISH, seed=1).phase_name
+            'bidding'
+        """
+        return name_of(self._phase, self._exchange)
 
     @property
     def to_move(self) -> Optional[int]:

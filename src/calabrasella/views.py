@@ -33,7 +33,7 @@ from .actions import (
 )
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
-from .phases import BIDDING, OVER, PLAYING, Phase
+from .phases import BIDDING, OVER, PLAYING, Phase, name_of
 from .places import Move, move_of, redact
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange
@@ -125,6 +125,12 @@ class View:
     def is_over(self) -> bool:
         """Whether the deal is over."""
         return self.phase == Phase.OVER
+
+    @property
+    def phase_name(self) -> str:
+        """The phase as the rules name it (see :attr:`calabrasella.State.phase_name`)."""
+        name: str | None = self.__dict__.get("_phase_name")
+        return str(self.phase) if name is None else name
 
     @property
     def is_my_turn(self) -> bool:
@@ -271,6 +277,7 @@ class View:
                 -1 if self.final_stock is None else self.final_stock.mask,
                 self.result,
                 *encode_moves(self.__dict__.get("_moves", ())),
+                self.__dict__.get("_phase_name"),
             ),
         )
 
@@ -379,6 +386,10 @@ def _general_view(state: State, seat: int) -> View:
             while plays < len(history) and history[-1 - plays][1].__class__ in _PLAY_KINDS:
                 plays += 1
         cut = len(history) - plays
+        if not over and phase is not PLAYING:  # a variant's step may name its phase
+            name = name_of(phase, ex)
+            if name != str(phase):
+                d["_phase_name"] = name
         entries = _exchange_part(d, ex, seat, history, cut)
         d["history"] = entries + history[cut:] if plays else entries
         d["final_stock"] = _cardset(state._stock_mask) if over else None
@@ -540,7 +551,7 @@ def _view_from(
     hidden: tuple[tuple[int, str, str], ...], forced_head: tuple[int, ...], forced_codes: bytes,
     forced_draws: tuple[Any, ...], forced_hidden: tuple[tuple[int, str, str], ...],
     legal: tuple[bytes, tuple[int, ...]], final_stock: int, result: Result | None,
-    move_bytes: bytes = b"", move_words: tuple[str, ...] = (),
+    move_bytes: bytes = b"", move_words: tuple[str, ...] = (), phase_name: str | None = None,
 ) -> View:  # fmt: skip
     """Return the view :meth:`View.__reduce__` pickled."""
     from ._pickle import CONTRACTS, MODIFIERS, decode_actions, decode_moves, decode_rules
@@ -576,6 +587,8 @@ def _view_from(
         "result": result,
         "_moves": decode_moves(move_bytes, move_words) if move_bytes else (),
     }
+    if phase_name is not None:
+        d["_phase_name"] = phase_name
     new = _new(View)
     _set(new, "__dict__", d)
     return new

@@ -259,8 +259,8 @@ def test_the_docs_table_is_the_layout() -> None:
             part = enc.observation_layout(rules, recall=True)[name]
             assert part.stop - part.start == int(size)
         # the first starts where the common parts end, in every ruleset; the others follow
-        assert start == ("from 718" if name == "high_bid" else "after it")
-    assert enc.observation_layout(cb.CALABRESELLA)["high_bid"].start == 718
+        assert start == ("from 719" if name == "high_bid" else "after it")
+    assert enc.observation_layout(cb.CALABRESELLA)["high_bid"].start == 719
     totals = re.findall(r"^\| (observation|information state) \| (\d+) / (\d+) / (\d+) \|", page, flags=re.MULTILINE)
     assert [kind for kind, *_ in totals] == ["observation", "information state"]
     for kind, *sizes in totals:

@@ -20,6 +20,7 @@ import pytest
 from support import assert_illegal, load_example
 
 import calabrasella as cb
+from calabrasella import svg
 from calabrasella.bots import sample_state
 from calabrasella.rulesets.steps import Role, Work
 from calabrasella.testing import ConformanceError, check_ruleset
@@ -58,7 +59,7 @@ def adversaries(state: cb.State) -> tuple[int, int]:
 
 
 def after_swaps(state: cb.State, rng: random.Random) -> cb.State:
-    while state.phase is cb.Phase.GIVING_BACK:
+    while state.phase is cb.Phase.EXCHANGING:
         state = cb.apply(state, rng.choice(state.legal_actions()))
     return state
 
@@ -66,7 +67,7 @@ def after_swaps(state: cb.State, rng: random.Random) -> cb.State:
 def test_the_first_adversary_is_asked_for_any_card_he_holds() -> None:
     state = stand(3)
     first, _ = adversaries(state)
-    assert state.phase is cb.Phase.GIVING_BACK
+    assert state.phase is cb.Phase.EXCHANGING
     assert state.to_move == first
     assert state.legal_actions() == tuple(swap.Swap(card) for card in state.hand(first))
     assert state.view(first).legal_actions == state.legal_actions()
@@ -86,7 +87,7 @@ def test_each_swap_moves_exactly_one_card_each_way(seed: int) -> None:
     assert one.hand(first) == before[first] - {card}
     assert one.hand(second) == before[second] | {card}
     assert one.hand(declarer) == before[declarer]
-    assert one.to_move == second and one.phase is cb.Phase.GIVING_BACK
+    assert one.to_move == second and one.phase is cb.Phase.EXCHANGING
 
     back = rng.choice(list(one.hand(second)))  # may be the card just received
     two = cb.apply(one, swap.Swap(back))
@@ -98,6 +99,28 @@ def test_each_swap_moves_exactly_one_card_each_way(seed: int) -> None:
     assert two.history[-2:] == ((first, swap.Swap(card)), (second, swap.Swap(back)))
     # then Cavendish's exchange: the single player asks for a card
     assert two.phase is cb.Phase.CALLING and two.to_move == declarer
+
+
+@pytest.mark.usefixtures("registered")
+def test_the_swap_waits_in_a_phase_it_names_swapping() -> None:
+    state = stand(3)
+    first, second = adversaries(state)
+    assert state.phase_name == "swapping" and str(state.phase) == "exchanging"
+    for seat in range(3):
+        view = state.view(seat)
+        assert view.phase is cb.Phase.EXCHANGING and view.phase_name == "swapping"
+        assert pickle.loads(pickle.dumps(view)).phase_name == "swapping"
+        data = cb.to_data(view)
+        assert data["phase"] == "exchanging" and data["phase_name"] == "swapping"
+        assert cb.from_data(data, cb.View).phase_name == "swapping"
+    assert "swapping" in repr(state) and "swapping" in repr(state.view(first))
+    assert "swapping" in str(state)
+    assert "swapping" in svg.table(state) and "swapping" in svg.table(state.view(second))
+    after = after_swaps(state, random.Random(3))
+    # the next step is Cavendish's own: its phase has no name of its own
+    assert after.phase is cb.Phase.CALLING and after.phase_name == "calling"
+    assert after.view(second).phase_name == "calling"
+    assert cb.from_data(cb.to_data(after.view(second)), cb.View).phase_name == "calling"
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -426,6 +449,26 @@ def test_each_pass_is_recorded_as_a_move_seen_by_the_two_adversaries() -> None:
     assert declarer is not None
     declarer_moves = [m for m in state.view(declarer).moves if m.words == swaps[0].words]
     assert [(m.cards, m.number) for m in declarer_moves] == [(None, 1), (None, 1)]
+
+
+@pytest.mark.usefixtures("registered")
+@pytest.mark.parametrize("seed", range(4))
+def test_pictures_of_the_swap_are_the_same_in_every_world_the_seat_cannot_tell_apart(
+    seed: int,
+) -> None:
+    """While the swap waits and once it is over, each seat's table picture is the same
+    for every sampled world its view allows: no picture draws a card passed face down."""
+    state = stand(seed)
+    rng = random.Random(seed)
+    moments = [state, cb.apply(state, rng.choice(state.legal_actions()))]
+    moments.append(after_swaps(moments[-1], rng))
+    for moment in moments:
+        for seat in range(3):
+            view = moment.view(seat)
+            picture = svg.table(view)
+            worlds = [sample_state(view, 1000 * seed + k) for k in range(12)]
+            assert all(svg.table(world.view(seat)) == picture for world in worlds)
+        assert len({svg.table(world) for world in worlds}) > 1  # the states show the cards
 
 
 @pytest.mark.usefixtures("registered")

@@ -119,7 +119,7 @@ class HeuristicBot:
             return self._take(view, actions)
         if phase is cb.Phase.RAISING:
             return self._raise(view, actions)
-        return self.rng.choice(actions)  # pragma: no cover - no other phase asks a seat
+        return self.rng.choice(actions)  # a variant's own step (EXCHANGING): no heuristic for it
 
     # --- helpers ---------------------------------------------------------------
 

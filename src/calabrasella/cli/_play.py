@@ -359,7 +359,7 @@ class _Table:
         return lines
 
     def menu(self, view: cb.View) -> list[str]:
-        task = _TASKS.get(view.phase, view.phase.name.lower().replace("_", " "))
+        task = _TASKS.get(view.phase, view.phase_name)
         if view.phase is cb.Phase.GIVING_BACK and view.giver is not None:
             task = f"give a card back to {self.who(view.giver)}"
         elif view.phase is cb.Phase.TAKING:

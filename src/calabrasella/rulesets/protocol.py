@@ -559,7 +559,14 @@ class Step(abc.ABC):
     (leaving the work half changed is fine: it is thrown away).
 
     Attributes:
-        phase: The phase the deal is in while this step waits.
+        phase: The phase the deal is in while this step waits. A variant's
+            step that none of the built-in phases describes waits in
+            :attr:`~calabrasella.Phase.EXCHANGING` and names it with
+            ``phase_name``.
+        phase_name: The phase's name while this step waits, as the rules
+            call it (for example "swapping"), reported by
+            :attr:`calabrasella.State.phase_name`; ``None``: the name of
+            ``phase``.
         actions: The action classes of a variant's own kinds
             (:class:`~calabrasella.CustomAction`) the step lists and applies;
             the conformance kit checks that each it meets is declared here
@@ -567,6 +574,7 @@ class Step(abc.ABC):
     """
 
     phase: ClassVar[Phase] = Phase.DISCARDING
+    phase_name: ClassVar[str | None] = None
     actions: ClassVar[tuple[type[CustomAction], ...]] = ()
 
     @abc.abstractmethod

@@ -45,6 +45,7 @@ class Scene:
     dealer: int
     seat: Optional[int]  # the view's seat; None for a state (everything face up)
     phase: Phase
+    phase_name: str  # as the rules name it (a variant's step may name its own)
     to_move: Optional[int]
     hands: tuple[Union[CardSet, int], ...]  # the cards, or how many face down
     stock: tuple[Card, ...]  # stock cards the onlooker sees
@@ -174,6 +175,7 @@ def _from_state(s: State) -> Scene:
         dealer=s.dealer,
         seat=None,
         phase=s.phase,
+        phase_name=s.phase_name,
         to_move=s.to_move,
         hands=s.hands,
         stock=stock,
@@ -219,6 +221,7 @@ def _from_view(v: View) -> Scene:
         dealer=v.dealer,
         seat=v.seat,
         phase=v.phase,
+        phase_name=v.phase_name,
         to_move=v.to_move,
         hands=tuple(hands),
         stock=stock,

@@ -137,7 +137,7 @@ def header_lines(sc: Scene) -> tuple[str, str, Optional[str]]:
     terms = sc.rules.terms
     who = "" if sc.to_move is None else f" · seat {sc.to_move} to act"
     trick = f" · trick {sc.trick.number} of 12" if sc.phase is Phase.PLAYING else ""
-    title = f"{terms.title} · {_PHASE_WORDS.get(sc.phase, sc.phase.name.lower())}{trick}{who}"
+    title = f"{terms.title} · {_PHASE_WORDS.get(sc.phase, sc.phase_name)}{trick}{who}"
     if sc.contract is None:
         line = "no contract yet" if sc.result is None else "no contract: everybody passed"
         if sc.result is None and sc.auction:

@@ -124,7 +124,7 @@ function draw() {
   $("stock").replaceChildren(...(exposed.length
     ? ["stock, face up: ", ...exposed.map((code) => cardImage(code))]
     : view.stock_size ? ["stock ", backs(view.stock_size)] : []));
-  $("info").textContent = "deal " + state.deal + " \u00b7 " + view.phase
+  $("info").textContent = "deal " + state.deal + " \u00b7 " + (view.phase_name || view.phase)
     + (view.declarer !== null && view.declarer !== undefined ? " \u00b7 declarer " + nameOf(view.declarer) : "")
     + (view.contract ? " \u00b7 " + view.contract : "") + (view.called ? " \u00b7 called " + view.called : "");
   $("history").replaceChildren(...view.history.filter((e) => {
