@@ -24,6 +24,8 @@ TOTAL_UNITS = 35
 LAST_TRICK_UNITS = 3
 #: The fewest units with which the declarer wins (more than half of 35).
 WINNING_UNITS = 18
+#: Units a revoke moves from the offending side to the other (table mode).
+REVOKE_UNITS = 9
 
 
 class Side(enum.Enum):
@@ -103,7 +105,7 @@ class Tally:
             >>> t.declarer_units, t.adversary_units, t.penalty_units
             (30, 5, 9)
         """
-        net = 9 * (self.adversary_revokes - self.declarer_revokes)
+        net = REVOKE_UNITS * (self.adversary_revokes - self.declarer_revokes)
         if net > 0:
             return min(net, self._played_units(adversaries=True))
         return -min(-net, self._played_units(adversaries=False))

@@ -58,8 +58,6 @@ COMPILED: bool = core.NATIVE is not None
 
 _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
 _UNITS = moves.UNITS
-_TOTAL = 35
-_REVOKE_UNITS = 9
 _T = TypeVar("_T")
 
 
@@ -96,6 +94,8 @@ class _Root:
     won: int  # the declarer's card units so far
     net_revokes: int  # adversaries' revokes minus the declarer's (table mode)
     search: core.Search
+    total: int  # the units of a deal (the ruleset's deal_units)
+    revoke_units: int  # the units a revoke moves to the other side (the ruleset's)
 
 
 @contextlib.contextmanager
@@ -162,14 +162,17 @@ def _root(state: object, function: str) -> _Root:
         for seat, action in state.history:
             if isinstance(action, cb.Revoke):
                 revokes[seat != declarer] += 1
-    bonus = 3 + moves.units(state.stock_mask)
+    rules = state.rules
+    bonus = rules.last_trick_units + moves.units(state.stock_mask)  # the last trick takes the stock
     return _Root(
         hands=(masks[seats[0]], masks[seats[1]], masks[seats[2]]),
         trick=state.trick_cards,
         leader=seats.index(state.leader),
         won=state.card_units_won[declarer],
         net_revokes=revokes[1] - revokes[0],
-        search=_new_search(bonus, bool(state.rules.follow_suit)),
+        search=_new_search(bonus, bool(rules.follow_suit)),
+        total=rules.deal_units,
+        revoke_units=rules.revoke_units,
     )
 
 
@@ -187,8 +190,8 @@ _native: bool = COMPILED
 def _final(root: _Root, future: int) -> int:
     """The declarer's units in the Result when he collects ``future`` more."""
     base = root.won + future
-    if root.net_revokes:  # 9 units a revoke, net, to the other side; never below 0 (scoring.Tally)
-        return min(_TOTAL, max(0, base + _REVOKE_UNITS * root.net_revokes))
+    if root.net_revokes:  # units a revoke, net, to the other side; never below 0 (scoring.Tally)
+        return min(root.total, max(0, base + root.revoke_units * root.net_revokes))
     return base
 
 
@@ -217,7 +220,7 @@ def _future_range(root: _Root, future: int) -> tuple[int, int]:
     while lo > 0 and _final(root, lo - 1) == final:
         lo -= 1
     hi = future
-    while hi < _TOTAL and _final(root, hi + 1) == final:
+    while hi < root.total and _final(root, hi + 1) == final:
         hi += 1
     return lo, hi
 
@@ -254,9 +257,15 @@ class _Moves:
     """
 
     def __init__(
-        self, search: core.Search, hands: tuple[int, int, int], trick: tuple[int, ...], leader: int
+        self,
+        search: core.Search,
+        hands: tuple[int, int, int],
+        trick: tuple[int, ...],
+        leader: int,
+        total: int,
     ) -> None:
         self.search = search
+        self.total = total  # no value is above the units of a deal
         self.leader = leader
         self.mover = mover = (leader + len(trick)) % 3
         self.classes = _classes(hands, trick, mover, search.follow)
@@ -268,7 +277,7 @@ class _Moves:
             for same in self.classes
         ]
         self.lo = [0] * len(self.classes)
-        self.hi = [_TOTAL] * len(self.classes)
+        self.hi = [total] * len(self.classes)
         preferred = search.candidates(hands, leader, trick)  # the search's own order first
         rank = {card: k for k, card in enumerate(preferred)}
         self.order = sorted(
@@ -316,7 +325,7 @@ class _Moves:
 
     def value(self, guess: int | None = None) -> int:
         """The state's exact value (MTD(f), upward from 1 or from ``guess``)."""
-        return _mtd(self.probe, 0, _TOTAL, guess)
+        return _mtd(self.probe, 0, self.total, guess)
 
     def one_best(self, lo: int, hi: int) -> int:
         """One card of :meth:`best`: from a class the bounds already settle if there is one."""
@@ -401,7 +410,7 @@ def solve(
     _set_limit(search, max_nodes)
     hands, trick = root.hands, root.trick
     with _quiet(search), _limited(search):
-        at_root = _Moves(search, hands, trick, root.leader)
+        at_root = _Moves(search, hands, trick, root.leader, root.total)
         future = at_root.value(None if guess is None else guess - root.won)
         if all_best:
             cards = set(at_root.best(*_future_range(root, future)))
@@ -425,7 +434,7 @@ def _line(root: _Root, future: int) -> tuple[cb.Play, ...]:
     out: list[cb.Play] = []
     while hands[0] | hands[1] | hands[2]:
         mover = (leader + len(trick)) % 3
-        card = _Moves(search, hands, trick, leader).best(future, future)[0]
+        card = _Moves(search, hands, trick, leader, root.total).best(future, future)[0]
         out.append(_PLAYS[card])
         hands = tuple(h ^ (1 << card) if i == mover else h for i, h in enumerate(hands))  # type: ignore[assignment]
         trick = (*trick, card)
@@ -485,7 +494,7 @@ def _per_class(
     search.deadline = deadline
     found: dict[int, _T] = {}
     with _quiet(search), _limited(search):
-        at_root = _Moves(search, root.hands, root.trick, root.leader)
+        at_root = _Moves(search, root.hands, root.trick, root.leader, root.total)
         for i, same in enumerate(at_root.classes):
             value = answer(root, at_root, i)
             for card in same:  # equivalent cards have equal values
@@ -533,7 +542,7 @@ def _action_wins(
 
     def reaches(root: _Root, moves: _Moves, i: int) -> bool:
         # the least future units that give ``units`` in the Result (None: none do)
-        need = next((f for f in range(_TOTAL + 1) if _final(root, f) >= units), None)
+        need = next((f for f in range(root.total + 1) if _final(root, f) >= units), None)
         return need is not None and (need <= 0 or moves.test(i, need) >= need)
 
     return _per_class(state, function, max_nodes, deadline, reaches)
@@ -549,7 +558,7 @@ def _value(
     search = root.search
     _set_limit(search, max_nodes)
     with _quiet(search), _limited(search):
-        future = _Moves(search, root.hands, root.trick, root.leader).value(
+        future = _Moves(search, root.hands, root.trick, root.leader, root.total).value(
             None if guess is None else guess - root.won
         )
     return _final(root, future), search.nodes

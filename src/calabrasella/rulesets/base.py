@@ -34,7 +34,7 @@ from .._tricks import legal_plays, winning_play
 from ..actions import Contract, Modifier
 from ..cards import DECK, Card, CardSet
 from ..errors import RulesetError, RulesetOptionError
-from ..scoring import LAST_TRICK_UNITS, TOTAL_UNITS, WINNING_UNITS, Result, Tally
+from ..scoring import LAST_TRICK_UNITS, REVOKE_UNITS, TOTAL_UNITS, WINNING_UNITS, Result, Tally
 from .steps import Step
 
 __all__ = ["Calls", "Ruleset", "Terms", "choice", "flag"]
@@ -300,6 +300,15 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     def winning_units(self) -> int:
         """The fewest units with which the declarer wins the deal (18 of 35)."""
         return WINNING_UNITS
+
+    @property
+    def revoke_units(self) -> int:
+        """The units a revoke moves from the offending side to the other (9; table mode).
+
+        A side never gives more units than its tricks hold (see
+        :attr:`calabrasella.Tally.penalty_units`).
+        """
+        return REVOKE_UNITS
 
     def card_units(self, card: Card | int) -> int:
         """Return the units a card counts in a trick (ace 3; 3, 2, K, Q, J 1; others 0).
