@@ -66,6 +66,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Union
 
 from ._encoding_observation import (
@@ -125,8 +126,10 @@ __all__ = [
     "NUM_TABLE_ACTIONS",
     "OBSERVATION_LAYOUT",
     "OBSERVATION_VERSION",
+    "action_among",
     "action_at",
     "action_id",
+    "action_ids",
     "action_of",
     "cards_played",
     "known_voids",
@@ -293,9 +296,28 @@ def action_of(action_id: int, state_or_view: Union[State, View]) -> Action:
     return _pick(action_id, legal, num_actions(state_or_view.rules))
 
 
-def _pick(action_id: Any, legal: tuple[Action, ...], size: int) -> Action:
-    """Return the action of ``legal`` numbered ``action_id`` in a space of ``size`` ids
-    (:func:`action_of` once the legal actions are at hand; the environments call it).
+def action_among(action_id: Any, actions: Sequence[Action], rules: Ruleset) -> Action:
+    """Return the action of ``actions`` numbered ``action_id`` in ``rules``' action space.
+
+    :func:`action_of` for a program that already holds the legal actions (an
+    environment that lists them once a state): the action returned is the
+    one ``actions`` holds (the same instance).
+
+    Raises:
+        IllegalActionError: ``action_id`` is not an id of the ruleset's action
+            space, or its action is not among ``actions``.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.new_deal(cb.CALABRESELLA, seed=3)
+        >>> action_among(0, state.legal_actions(), state.rules)
+        Pass()
+    """
+    return _pick(action_id, actions, num_actions(rules))
+
+
+def _pick(action_id: Any, legal: Sequence[Action], size: int) -> Action:
+    """Return the action of ``legal`` numbered ``action_id`` in a space of ``size`` ids.
 
     Raises:
         IllegalActionError: As :func:`action_of`.
@@ -317,12 +339,24 @@ def _pick(action_id: Any, legal: tuple[Action, ...], size: int) -> Action:
     raise IllegalActionError(action_id, f"action id {action_id} ({wanted}) is not legal here")
 
 
-def _ids_of(legal: tuple[Action, ...]) -> list[int]:
-    """Return the ids of ``legal`` (:func:`legal_ids` once the legal actions are at hand).
+def action_ids(actions: Sequence[Action]) -> list[int]:
+    """Return the ids of ``actions``, in order (:func:`legal_ids` for a program that
+    already holds the legal actions).
 
     Raises:
-        IllegalActionError: As :func:`legal_ids`.
+        IllegalActionError: An action has no id (a variant's own kind, or a
+            chance outcome).
+
+    Example:
+        >>> import calabrasella as cb
+        >>> action_ids([cb.Pass(), cb.Play("3d")])
+        [0, 168]
     """
+    return _ids_of(actions)
+
+
+def _ids_of(legal: Sequence[Action]) -> list[int]:
+    """Return the ids of ``legal`` (see :func:`action_ids`)."""
     ids = list(map(_ID_OF.get, map(id, legal)))
     if None in ids:  # an action that is not one of the shared instances
         ids = [action_id(a) for a in legal]

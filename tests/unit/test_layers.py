@@ -209,3 +209,65 @@ def test_importing_the_package_does_not_load_the_pictures() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"]
+
+
+#: The packages built on the core: they use its public names only.
+CONSUMERS = ("bots", "envs", "svg", "server", "cli")
+#: Package plumbing they may share (``dir()`` of a package), no part of the core's model.
+PLUMBING = {"calabrasella._public"}
+
+
+def private_uses(source: str, name: str, package: bool = False) -> list[str]:
+    """The private core modules and private names of core modules module ``name`` imports.
+
+    A consumer's own private modules (``bots._hand`` from ``bots``) are its
+    own business; anything private of another part of the package is not.
+    """
+    here = name.split(".")
+    within = here if package else here[:-1]
+    own = ".".join(within[:2])  # calabrasella.bots
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = within[: len(within) - (node.level - 1)]
+            target = ".".join([*base, *([node.module] if node.module else [])])
+        else:
+            target = node.module or ""
+        if not target.startswith("calabrasella") or target == own or target.startswith(own + "."):
+            continue
+        for used in [target, *(f"{target}.{alias.name}" for alias in node.names)]:
+            private = any(p.startswith("_") for p in used.split(".")[1:])
+            if private and used not in PLUMBING and not used.startswith(tuple(PLUMBING)):
+                found.append(f"{name}: {used}")
+    return found
+
+
+def test_consumers_import_no_private_core_module_or_name() -> None:
+    """Bots, environments, pictures, the server and the command line are built on the
+    core's documented names: no ``calabrasella._x`` module and no ``_name`` of a core module."""
+    paths = [
+        p
+        for p in PATHS
+        if module_name(p).split(".")[1:2] and module_name(p).split(".")[1] in CONSUMERS
+    ]
+    assert len(paths) > 30
+    found = sorted(
+        use
+        for p in paths
+        for use in private_uses(
+            p.read_text(encoding="utf-8"), module_name(p), p.name == "__init__.py"
+        )
+    )
+    assert found == []
+
+
+def test_the_private_use_check_sees_a_private_import() -> None:
+    """The check above can fail: a private module and a private name are both seen."""
+    source = "from .._bits import bits\nfrom ..encoding import _pick\nfrom ._hand import x\n"
+    assert private_uses(source, "calabrasella.bots.probe") == [
+        "calabrasella.bots.probe: calabrasella._bits",
+        "calabrasella.bots.probe: calabrasella._bits.bits",
+        "calabrasella.bots.probe: calabrasella.encoding._pick",
+    ]

@@ -48,10 +48,9 @@ from .. import encoding
 from ..actions import Action
 from ..bots.sampling import Sampler
 from ..deal import deal_from
-from ..encoding import _ids_of, _pick
+from ..encoding import action_among, action_ids
 from ..engine import apply, chance_outcomes
 from ..rulesets import CALABRESELLA, CAVENDISH, Ruleset
-from ..rulesets.base import PLAY_TABLE
 from ..state import State
 from ..views import View
 
@@ -184,7 +183,6 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: CalabrasellaGame) -> None:
         super().__init__(game)
         self._game = game
-        self._size = game.size
         self.dealt: list[int] = []  # the cards dealt so far, place by place
         self._left = list(range(40))  # the cards still to deal, in order
         self._player = _CHANCE
@@ -251,7 +249,7 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         legal = self._legal
         if legal is None:
-            legal = self._legal = sorted(_ids_of(self._mover_actions()))
+            legal = self._legal = sorted(action_ids(self._mover_actions()))
         return legal
 
     def _mover_actions(self) -> tuple[Action, ...]:
@@ -260,7 +258,7 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
         if actions is None:
             state = self.state
             assert state is not None
-            if state.rules._play == PLAY_TABLE:  # the player's own actions only
+            if state.rules.irregularities == "record":  # table mode: the player's own actions only
                 actions = state.view(state.to_move).legal_actions  # type: ignore[arg-type]
             else:
                 actions = state.legal_actions()
@@ -290,7 +288,7 @@ class CalabrasellaState(pyspiel.State):  # type: ignore[misc]
         if state.is_chance:
             chosen: Any = chance_outcomes(state)[action]
         else:
-            chosen = _pick(action, self._mover_actions(), self._size)
+            chosen = action_among(action, self._mover_actions(), state.rules)
         self.state = apply(state, chosen)
         self._actions = None
         self._legal = None

@@ -48,9 +48,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from .. import encoding
-from .._encoding_observation import observation
 from ..deal import new_deal
-from ..encoding import _ids_of, _pick
+from ..encoding import action_among, action_ids
 from ..engine import apply, sample_chance
 from ..rulesets import Ruleset, find_ruleset
 from ..state import State
@@ -177,10 +176,10 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
         legal = view.legal_actions
         mask = bytearray(self._size)
         if legal:
-            for i in _ids_of(legal):
+            for i in action_ids(legal):
                 mask[i] = 1
         return {
-            "observation": observation(view, numpy=True),
+            "observation": encoding.observation(view, numpy=True),
             "action_mask": np.frombuffer(mask, np.int8),  # (writable: it owns the bytearray)
         }
 
@@ -192,7 +191,7 @@ class CalabrasellaEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         assert self.state is not None
-        chosen = _pick(action, self._view(self._seat[agent]).legal_actions, self._size)
+        chosen = action_among(action, self._view(self._seat[agent]).legal_actions, self.rules)
         state = apply(self.state, chosen)
         if state.is_chance:
             state = self._resolve_chance(state)
