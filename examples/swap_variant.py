@@ -111,6 +111,10 @@ class SwapStep(Step):
         if self.giver is self.receiver:
             raise cb.RulesetError(f"SwapStep: {self.giver.value} cannot pass a card to himself")
 
+    def summary(self, terms: Terms) -> str:
+        """Say what the step does, for pictures of the ruleset."""
+        return f"{self.giver.value} adversary passes a card face down to the {self.receiver.value}"
+
     def start(self, work: Work) -> bool:
         """Ask the giver for a card, unless he holds none."""
         giver = work.seat(self.giver)

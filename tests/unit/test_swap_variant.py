@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pickle
 import random
+import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -449,6 +450,20 @@ def test_each_pass_is_recorded_as_a_move_seen_by_the_two_adversaries() -> None:
     assert declarer is not None
     declarer_moves = [m for m in state.view(declarer).moves if m.words == swaps[0].words]
     assert [(m.cards, m.number) for m in declarer_moves] == [(None, 1), (None, 1)]
+
+
+def test_the_rules_picture_tells_the_swap_in_the_steps_own_words() -> None:
+    """The flow chart of a ruleset asks each step for its summary: the swap's two
+    passes come before Cavendish's own steps, in the swap's words."""
+    rules = swap.SwapCavendish()
+    words = [step.summary(rules.terms) for step in rules.exchange_plan(cb.Contract.STAND)]
+    assert words[:3] == [
+        "first adversary passes a card face down to the second",
+        "second adversary passes a card face down to the first",
+        "single player calls a card",
+    ]
+    text = " ".join(re.sub(r"<[^>]+>", " ", svg.flow(rules)).split())
+    assert "first adversary passes a card" in text and "single player calls a card" in text
 
 
 @pytest.mark.usefixtures("registered")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -25,6 +25,9 @@ from ._step_tools import (
 )
 from .protocol import Step, Work, card_actions, wrong_kind
 
+if TYPE_CHECKING:
+    from .base import Terms
+
 
 def _callable(work: Work) -> int:
     """The cards the declarer may call now: the ruleset's, less those he holds.
@@ -45,6 +48,10 @@ class CallStep(Step):
     """
 
     phase: ClassVar[Phase] = Phase.CALLING
+
+    def summary(self, terms: Terms) -> str:
+        """"single player calls a card"."""
+        return f"{terms.declarer} calls a card"
 
     def start(self, work: Work) -> bool:
         """Ask the declarer, unless nothing can be called."""
@@ -106,6 +113,10 @@ class GiveBackStep(Step):
     phase: ClassVar[Phase] = Phase.GIVING_BACK
 
     face_up: bool = attrs.field(default=False, validator=_bool)
+
+    def summary(self, terms: Terms) -> str:
+        """"a card given back face down" (or face up)."""
+        return f"a card given back face {'up' if self.face_up else 'down'}"
 
     def start(self, work: Work) -> bool:
         """Ask the declarer, if a seat gave him the called card."""

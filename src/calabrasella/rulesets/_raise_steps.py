@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import attrs
 
@@ -27,7 +27,10 @@ from ._step_tools import (
     _choices,
     _role,
 )
-from .protocol import Role, Step, Work, put, wrong_kind
+from .protocol import Role, Step, Work, put, role_words, wrong_kind
+
+if TYPE_CHECKING:
+    from .base import Terms
 
 
 def raised_plan(plan: tuple[Step, ...], at: int, extra: tuple[Step, ...]) -> tuple[Step, ...]:
@@ -44,6 +47,10 @@ class RaiseStep(Step):
     phase: ClassVar[Phase] = Phase.RAISING
 
     choices: tuple[Modifier, ...] = attrs.field(validator=_choices)
+
+    def summary(self, terms: Terms) -> str:
+        """"raise or not"."""
+        return "raise or not"
 
     def start(self, work: Work) -> bool:
         """Ask the declarer."""
@@ -103,6 +110,10 @@ class DrawStep(Step):
 
     role: Role = attrs.field(validator=_role)
     count: int = attrs.field(validator=_cards)
+
+    def summary(self, terms: Terms) -> str:
+        """"1st adversary draws 2 unseen"."""
+        return f"{role_words(self.role, terms)} draws {self.count} unseen"
 
     def start(self, work: Work) -> bool:
         """Deal the whole stock at once when no chance is left; else a chance node."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import attrs
 
@@ -30,7 +30,10 @@ from ._step_tools import (
     _role,
     _take_count,
 )
-from .protocol import _DECLARER, Role, Step, Work, card_actions, put, wrong_kind
+from .protocol import _DECLARER, Role, Step, Work, card_actions, put, role_words, wrong_kind
+
+if TYPE_CHECKING:
+    from .base import Terms
 
 
 @attrs.frozen
@@ -49,6 +52,12 @@ class DiscardStep(Step):
     min_count: int = attrs.field(default=0, validator=_cards)
     max_count: int = attrs.field(default=0, validator=_cards)
     as_taken: bool = attrs.field(default=False, validator=_bool, kw_only=True)
+
+    def summary(self, terms: Terms) -> str:
+        """"single player discards 1-4" (or "as many as taken")."""
+        lo, hi = self.min_count, self.max_count
+        n = "as many as taken" if self.as_taken else f"{lo}" if lo == hi else f"{lo}-{hi}"
+        return f"{role_words(self.role, terms)} discards {n}"
 
     def __attrs_post_init__(self) -> None:
         if self.min_count > self.max_count:
@@ -125,6 +134,10 @@ class DiscardStep(Step):
 class ExposeStep(Step):
     """The stock (monte) is turned face up: every seat sees its cards (discards stay down)."""
 
+    def summary(self, terms: Terms) -> str:
+        """"stock shown to all"."""
+        return f"{terms.stock} shown to all"
+
     def start(self, work: Work) -> bool:
         """Turn the stock face up; no decision."""
         cards = work.stock & ~work.laid_down()
@@ -154,6 +167,11 @@ class TakeStep(Step):
 
     role: Role = attrs.field(validator=_role)
     count: Literal["as_discarded", "all", "any"] = attrs.field(validator=_take_count)
+
+    def summary(self, terms: Terms) -> str:
+        """"single player takes as many as discarded" (or "all", "any")."""
+        count = "as many as discarded" if self.count == "as_discarded" else self.count
+        return f"{role_words(self.role, terms)} takes {count}"
 
     def start(self, work: Work) -> bool:
         """Take everything at once (``"all"``, or ``"as_discarded"`` when every takeable

@@ -35,7 +35,7 @@ from ..places import _LAID, _STOCK, _TRICK, EVERYONE, MoveRecord, Place
 from ._card_actions import card_actions
 
 if TYPE_CHECKING:
-    from .base import Ruleset
+    from .base import Ruleset, Terms
 
 __all__ = [
     "Exchange",
@@ -61,6 +61,11 @@ class Role(enum.Enum):
 
 
 _DECLARER = Role.DECLARER
+
+
+def role_words(role: Role, terms: Terms) -> str:
+    """A role in words: the ruleset's word for the declarer, "1st adversary", "2nd adversary"."""
+    return terms.declarer if role is _DECLARER else f"{'1st' if role is Role.FIRST else '2nd'} adversary"
 
 #: A move the engine made by itself: (history length when it was made,
 #: index of the step that made it, seat, action).
@@ -592,6 +597,20 @@ class Step(abc.ABC):
             IllegalActionError: ``action`` is not legal now.
         """
         raise IllegalActionError(action, f"{type(self).__name__} takes no decisions")
+
+    def summary(self, terms: Terms) -> str:
+        """Say in a few words what the step does, in the ruleset's ``terms`` (for pictures).
+
+        The default is the phase's name (``phase_name``, else the class
+        name less ``Step``); each built-in step says more.
+
+        Example:
+            >>> import calabrasella as cb
+            >>> plan = cb.CALABRESELLA.exchange_plan(cb.Contract.SOLO)
+            >>> [step.summary(cb.CALABRESELLA.terms) for step in plan]
+            ['monte shown to all', 'declarer takes all', 'declarer discards 4']
+        """
+        return self.phase_name or type(self).__name__.removesuffix("Step").lower()
 
     def rollout(self, work: Work, below: Callable[[int], int]) -> bool | None:
         """Make this waiting step's decisions at random, fast (optional; for :func:`~calabrasella.rollout`).

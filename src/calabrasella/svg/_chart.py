@@ -18,7 +18,6 @@ __all__ = [
     "draw_flow",
     "flow_rows",
     "flow_size",
-    "step_words",
     "wrap",
 ]
 
@@ -142,44 +141,6 @@ def math_floor_log10(x: float) -> int:
     return n
 
 
-def step_words(step: object, declarer: str = "declarer", stock: str = "stock") -> str:
-    """A step of an exchange plan in a few words: ``"declarer discards 1-4"``.
-
-    Display only, read from the step's kind (its class name less ``Step``)
-    and its usual fields (``role``, ``count``, ``min_count``...); a kind of
-    step this does not know is shown by its kind. ``declarer`` and ``stock``
-    are the ruleset's words (:attr:`Terms.declarer`, :attr:`Terms.stock`).
-    """
-    kind = type(step).__name__.removesuffix("Step").lower()
-    role = getattr(step, "role", None)
-    who = str(getattr(role, "value", "declarer"))
-    who = {"first": "1st adversary", "second": "2nd adversary", "declarer": declarer}.get(who, who)
-    if kind == "call":
-        return f"{declarer} calls a card"
-    if kind == "giveback":
-        return "a card given back " + (
-            "face up" if getattr(step, "face_up", False) else "face down"
-        )
-    if kind == "expose":
-        return f"{stock} shown to all"
-    if kind == "take":
-        count = str(getattr(step, "count", "")).replace("as_discarded", "as many as discarded")
-        return f"{who} takes {count}"
-    if kind == "discard":
-        lo, hi = getattr(step, "min_count", 0), getattr(step, "max_count", 0)
-        n = (
-            "as many as taken"
-            if getattr(step, "as_taken", False)
-            else (f"{lo}" if lo == hi else f"{lo}-{hi}")
-        )
-        return f"{who} discards {n}"
-    if kind == "raise":
-        return "raise or not"
-    if kind == "draw":
-        return f"{who} draws {getattr(step, 'count', '')} unseen"
-    return kind
-
-
 def flow_rows(rules: Ruleset) -> list[tuple[str, list[str]]]:
     """Each way through a deal: the contract (and raise) and its exchange steps in words.
 
@@ -191,7 +152,7 @@ def flow_rows(rules: Ruleset) -> list[tuple[str, list[str]]]:
     seen: list[object] = []
 
     def words(plan: object) -> list[str]:
-        return [step_words(st, terms.declarer, terms.stock) for st in plan]  # type: ignore[attr-defined]
+        return [step.summary(terms) for step in plan]  # type: ignore[attr-defined]
 
     for contract in Contract:
         try:
