@@ -11,7 +11,6 @@ give it equal views.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any, Union
 
 import attrs
@@ -19,7 +18,7 @@ import attrs
 from . import _encoding_views as _facts
 from . import _legal, _pictures
 from ._auction import position_of
-from ._hidden import Hidden, _hidden, _redact, redacted_forced
+from ._hidden import _TOLD, _TOLD_BY, Hidden, _fill_told, _hidden, _Key, _told
 from ._memo import keep
 from ._tricks import legal_plays
 from .actions import (
@@ -35,7 +34,7 @@ from .actions import (
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase
-from .places import Move, move_of, redact
+from .places import Move, move_of
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -52,7 +51,6 @@ _bit_count = int.bit_count
 # from; the key under which a view of a deal with an exchange keeps what the
 # seat was told of it (see _Told); the fields those fill in when first read.
 _PENDING = "_pending"
-_TOLD = "_told"
 _TOLD_FIELDS = frozenset(("given_back", "forced_moves", "_moves"))
 _LAZY = frozenset(("hand", "hand_sizes", "trick", "history")) | _TOLD_FIELDS
 
@@ -397,7 +395,7 @@ def _trick_pairs(state: State) -> tuple[tuple[int, Card], ...]:
 # (the ruleset, the dealer, the stock's size and what the exchange decided),
 # what the seat was told of the exchange (worked out when first read), the
 # length of the history before the play, and each seat's cards when it began.
-_PlayPart = tuple[dict[str, Any], "_Key", int, tuple[int, ...]]
+_PlayPart = tuple[dict[str, Any], _Key, int, tuple[int, ...]]
 _MEMO: dict[int, tuple[Exchange, dict[int, _PlayPart]]] = {}
 _MEMO_SIZE = 256
 
@@ -474,79 +472,6 @@ def _exchange_fields(d: dict[str, Any], ex: Exchange, seat: int) -> None:
     d["discards"] = _cardset(mask) if mask else _EMPTY
     mask = ex.drawn[seat]
     d["drawn"] = _cardset(mask) if mask else _EMPTY
-
-
-class _Told:
-    """What one seat was told of an exchange, worked out when a view first reads it.
-
-    Its history before the play as it saw it, the card given back if it saw it, the forced moves and the move
-    records as it may hold them. A view of the auction or the exchange has its
-    own; every view of one seat in the play shares one (see :data:`_MEMO`), so
-    it is worked out once for the whole play. The card given back is shown to
-    ``seat`` when the give-back step's entry is.
-    """
-
-    __slots__ = ("cut", "ex", "history", "seat", "told")
-
-    def __init__(
-        self, ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int
-    ) -> None:
-        self.ex = ex
-        self.seat = seat
-        self.history: tuple[tuple[int, Action], ...] | None = history
-        self.cut = cut
-        self.told: tuple[_Entries, Card | None, Any, Any] | None = None
-
-    def get(self) -> tuple[_Entries, Card | None, Any, Any]:
-        """Return the entries before the play, the card given back, the forced moves and
-        the move records, as ``seat`` was told them."""
-        told = self.told
-        if told is None:
-            ex, seat, history, cut = self.ex, self.seat, self.history, self.cut
-            assert history is not None
-            entries, given_back = _redact(ex, history, cut, seat)
-            told = self.told = (
-                entries,
-                given_back,
-                redacted_forced(ex, seat) if ex.forced else (),
-                redact(ex.moves, seat) if ex.moves else (),
-            )
-            self.history = None  # (not kept alive longer than needed)
-        return told
-
-
-class _Key:
-    """What a view holds of its :class:`_Told`: nothing but a key to it in :data:`_TOLD_BY`.
-
-    The :class:`_Told` holds the exchange record and the history, hidden cards
-    and all: a view must not reach them, so it holds this key instead, and the
-    entry lives as long as a view (or the memo of the play) holds the key.
-    """
-
-    __slots__ = ("__weakref__",)
-
-
-_TOLD_BY: weakref.WeakKeyDictionary[_Key, _Told] = weakref.WeakKeyDictionary()
-
-
-def _told(ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int) -> _Key:
-    """Return the key of a new :class:`_Told` (see :class:`_Key`)."""
-    key = _Key()
-    _TOLD_BY[key] = _Told(ex, seat, history, cut)
-    return key
-
-
-def _fill_told(d: dict[str, Any], pending: tuple[_Key, Any]) -> None:
-    """Fill in what a view's seat was told of the exchange (see View.__getattr__)."""
-    key, tail = pending
-    entries, given_back, forced, moves = _TOLD_BY[key].get()
-    d["given_back"] = given_back
-    d["forced_moves"] = forced
-    d["_moves"] = moves
-    if tail is not None:  # a view of the auction or the exchange: its history too
-        d["history"] = entries + tail if tail else entries
-    # every field is in place before the pending data goes (see _fill_play)
-    d.pop(_TOLD, None)
 
 
 def _fill_play(d: dict[str, Any], pending: tuple[Any, ...]) -> None:

@@ -112,17 +112,17 @@ def test_what_a_seat_was_told_is_worked_out_when_read_and_once_for_a_play(
 ) -> None:
     """Building a view redacts nothing; the first read of its history (or of the card
     given back, the forced moves, the moves) does, once for every view of one seat's play."""
-    import calabrasella.views as views
+    import calabrasella._hidden as hidden
 
     calls: list[int] = []
-    real = views._redact
+    real = hidden._redact
 
     def counted(*args: object) -> object:
         calls.append(1)
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(views, "_redact", counted)
-    states = [s for s in play_states(cb.CAVENDISH, 1, 3)]
+    monkeypatch.setattr(hidden, "_redact", counted)
+    states = play_states(cb.CAVENDISH, 1, 3)
     seat = states[0].deal.order[1]
     built = [state.view(seat) for state in states]
     assert calls == []
