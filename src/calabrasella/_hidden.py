@@ -3,7 +3,6 @@ exchange's move records (:meth:`calabrasella.rulesets.steps.Work.move`)."""
 
 from __future__ import annotations
 
-import weakref
 from typing import Any, Union
 
 import attrs
@@ -182,27 +181,34 @@ class _Key:
     """What a view holds of its :class:`_Told`: nothing but a key to it in :data:`_TOLD_BY`.
 
     The :class:`_Told` holds the exchange record and the history, hidden cards
-    and all: a view must not reach them, so it holds this key instead, and the
-    entry lives as long as a view (or the memo of the play) holds the key.
+    and all: a view must not reach them, so it holds this key instead. The
+    entry goes when the key does (when no view, nor the views' part of a
+    play, holds it any more): a key's id is not reused before then.
     """
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ()
+
+    def __del__(self) -> None:
+        told = _TOLD_BY  # (None once the module is torn down at exit)
+        if told is not None:
+            told.pop(id(self), None)
 
 
-_TOLD_BY: weakref.WeakKeyDictionary[_Key, _Told] = weakref.WeakKeyDictionary()
+#: What each seat was told, by the id of its key (see :class:`_Key`).
+_TOLD_BY: dict[int, _Told] = {}
 
 
 def _told(ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int) -> _Key:
     """Return the key of a new :class:`_Told` (see :class:`_Key`)."""
     key = _Key()
-    _TOLD_BY[key] = _Told(ex, seat, history, cut)
+    _TOLD_BY[id(key)] = _Told(ex, seat, history, cut)
     return key
 
 
 def _fill_told(d: dict[str, Any], pending: tuple[_Key, Any]) -> None:
     """Fill in what a view's seat was told of the exchange (see View.__getattr__)."""
     key, tail = pending
-    entries, given_back, forced, moves = _TOLD_BY[key].get()
+    entries, given_back, forced, moves = _TOLD_BY[id(key)].get()
     d["given_back"] = given_back
     d["forced_moves"] = forced
     d["_moves"] = moves

@@ -491,7 +491,7 @@ def _fill_play(d: dict[str, Any], pending: tuple[Any, ...]) -> None:
         d["trick"] = ((leader, DECK[trick[0]]),)
     else:
         d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
-    d["history"] = _TOLD_BY[key].get()[0] + plays
+    d["history"] = _TOLD_BY[id(key)].get()[0] + plays
     # every field is in place before the pending data goes, and two threads
     # filling one view at once fill it alike: no reader sees a gap
     d.pop(_PENDING, None)
