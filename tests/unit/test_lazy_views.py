@@ -154,3 +154,32 @@ def test_the_exchange_as_told_is_the_same_whichever_field_is_read_first(rules: c
                 state = cb.apply(state, cb.sample_chance(state, rng))
             else:
                 state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+
+
+def test_what_a_seat_was_told_goes_with_the_last_view_that_could_read_it() -> None:
+    """Views kept, their exchange as told is kept for them; dropped (and the views' part
+    of the play forgotten), nothing of it stays behind."""
+    import calabrasella._hidden as hidden
+    import calabrasella.views as views
+
+    gc.collect()
+    views._MEMO.clear()
+    before = len(hidden._TOLD_BY)
+    kept = []
+    for state in play_states(cb.CAVENDISH, 3, 21) + play_states(cb.CALABRESELLA, 3, 22):
+        kept += [state.view(seat) for seat in state.deal.order]
+    rng = random.Random(4)
+    state = cb.new_deal(cb.CAVENDISH, seed=rng)
+    while state.phase is not cb.Phase.PLAYING and not state.is_over:  # the auction, the exchange
+        kept += [state.view(seat) for seat in state.deal.order]
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    assert state.exchange is not None and len(hidden._TOLD_BY) > before
+    late = kept[-1]
+    views._MEMO.clear()
+    del kept[:-1]
+    gc.collect()
+    assert len(hidden._TOLD_BY) == before + 1  # the one view left can still read its history
+    assert late.history
+    del late, kept
+    gc.collect()
+    assert len(hidden._TOLD_BY) == before
