@@ -303,7 +303,6 @@ def build_view(state: State, seat: int) -> View:
     # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__),
     # and what the seat was told of the exchange likewise, once for every view of the play
     d[_PENDING] = (hand, trick, leader, state._deal.next_seat, told, history[cut:], start)
-    d[_TOLD] = (told, None)
     if phase is OVER:
         d["phase"] = OVER
         d["final_stock"] = _cardset(state._stock_mask)
@@ -426,7 +425,9 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     for _ in state._trick_cards:
         start[seat_at] += 1
         seat_at = state._deal.next_seat[seat_at]
-    part = (fixed, _told(ex, seat, state._history, cut), cut, tuple(start))
+    told = _told(ex, seat, state._history, cut)
+    fixed[_TOLD] = (told, None)  # (every view of the play carries it: see View.__getattr__)
+    part = (fixed, told, cut, tuple(start))
     entry = _MEMO.get(id(ex))
     if entry is None or entry[0] is not ex:
         entry = keep(_MEMO, id(ex), (ex, {}), _MEMO_SIZE)
