@@ -12,9 +12,9 @@ so no cache of it answers them), as a program playing deal after deal meets
 them; "warm" figures beside them replay the same deals every round, for
 comparison only. It also reports, on Cavendish states half-way through the
 play of new deals, the µs to build the mover's view the first time (cold)
-and again (warm), and built and its history read (cold, on other new deals: a view
-works out what its seat was told of the exchange when first read), and of a
-pickle round trip; and µs an action by phase,
+and again (warm); to build it and read its history (cold, on other new
+deals: a view works out what its seat was told of the exchange when that
+is first read); and of a pickle round trip; and µs an action by phase,
 cold and warm, for both games.
 
 usage: python benchmarks/playout.py [--deals N] [--rounds R] [--floor PATH] [--clock wall|cpu]
