@@ -12,7 +12,9 @@ so no cache of it answers them), as a program playing deal after deal meets
 them; "warm" figures beside them replay the same deals every round, for
 comparison only. It also reports, on Cavendish states half-way through the
 play of new deals, the µs to build the mover's view the first time (cold)
-and again (warm), and of a pickle round trip; and µs an action by phase,
+and again (warm); to build it and read its history (cold, on other new
+deals: a view works out what its seat was told of the exchange when that
+is first read); and of a pickle round trip; and µs an action by phase,
 cold and warm, for both games.
 
 usage: python benchmarks/playout.py [--deals N] [--rounds R] [--floor PATH] [--clock wall|cpu]
@@ -134,6 +136,15 @@ def views_of(states: list[cb.State]) -> float:
     return (CLOCK[0]() - t0) / len(states) * 1e6
 
 
+def views_read(states: list[cb.State]) -> float:
+    """Return the µs per state to build the mover's view of each of ``states`` and read its
+    history (what the seat was told of the exchange is worked out when first read)."""
+    t0 = CLOCK[0]()
+    for state in states:
+        state.view(state.to_move).history  # type: ignore[arg-type]  # noqa: B018
+    return (CLOCK[0]() - t0) / len(states) * 1e6
+
+
 def pickle_round_trips(states: list[cb.State]) -> float:
     """Return the µs per state of ``pickle.loads(pickle.dumps(state))`` over ``states``."""
     dumps, loads = pickle.dumps, pickle.loads
@@ -244,16 +255,20 @@ def main() -> None:
     )
     starts: list[cb.State] = []
     mids: list[cb.State] = []
+    others: list[cb.State] = []
 
     def prepare(seed: int) -> None:
         starts[:] = first_states(cb.CAVENDISH, deals, seed + 3)
         mids[:] = mid_deal_states(cb.CAVENDISH, deals, seed + 8)
+        others[:] = mid_deal_states(cb.CAVENDISH, deals, seed + 9)
 
     views: list[tuple[float, float]] = []
+    read: list[float] = []
     pickles: list[tuple[float, float]] = []
 
     def views_and_pickles(_: int) -> None:  # (each twice: cold, then warm on the same states)
         views.append((views_of(mids), views_of(mids)))
+        read.append(views_read(others))  # (cold, on states of other new deals)
         pickles.append((pickle_round_trips(mids), pickle_round_trips(mids)))
 
     fns: dict[str, Callable[[int], object]] = {}
@@ -305,6 +320,7 @@ def main() -> None:
     print("Cavendish states half-way through the play of new deals, µs a state")
     print(f"  the mover's view, built cold          {statistics.median(v[0] for v in views):7.2f}"
           f"  warm {statistics.median(v[1] for v in views):6.2f}  (target cold <= 10)")
+    print(f"  the mover's view, built cold and its history read {statistics.median(read):6.2f}")
     print(f"  pickle.loads(pickle.dumps(state))     {statistics.median(p[0] for p in pickles):7.2f}"
           f"  warm {statistics.median(p[1] for p in pickles):6.2f}  (target cold <= 40)")
     for rules in (cb.CAVENDISH, cb.CALABRESELLA):

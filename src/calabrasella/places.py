@@ -318,7 +318,7 @@ def _layout(game: State | View, viewer: int | None) -> tuple[Spot, ...]:
         view: View = game  # type: ignore[assignment]
         sizes = view.hand_sizes
         hands = tuple(view.hand.mask if s == view.seat else 0 for s in range(len(sizes)))
-        records = view.__dict__.get("_moves", ())
+        records = getattr(view, "_moves", ())
         trick = tuple(card.index for _, card in view.trick)
     players = len(sizes)
     # what the moves say: the cards laid aside by each seat, the stock shown to all

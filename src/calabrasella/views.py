@@ -18,7 +18,7 @@ import attrs
 from . import _encoding_views as _facts
 from . import _legal, _pictures
 from ._auction import position_of
-from ._hidden import Hidden, _hidden, _redact, redacted_forced
+from ._hidden import _TOLD, _TOLD_BY, Hidden, _fill_told, _hidden, _Key, _told
 from ._memo import keep
 from ._tricks import legal_plays
 from .actions import (
@@ -34,7 +34,7 @@ from .actions import (
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase, name_of
-from .places import Move, move_of, redact
+from .places import Move, move_of
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -48,9 +48,11 @@ __all__ = ["Hidden", "View", "build_view"]
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
-# from, and those fields.
+# from; the key under which a view of a deal with an exchange keeps what the
+# seat was told of it (see _Told); the fields those fill in when first read.
 _PENDING = "_pending"
-_LAZY = frozenset(("hand", "hand_sizes", "trick", "history"))
+_TOLD_FIELDS = frozenset(("given_back", "forced_moves", "_moves"))
+_LAZY = frozenset(("hand", "hand_sizes", "trick", "history")) | _TOLD_FIELDS
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False)
@@ -144,7 +146,7 @@ class View:
         A move whose cards this seat did not see has ``cards=None``: its
         ``number`` and ``words`` tell what happened. See :mod:`calabrasella.places`.
         """
-        records = self.__dict__.get("_moves", ())
+        records = getattr(self, "_moves", ())
         n = len(self.tricks_won)
         return tuple([move_of(record, self.seat, n) for record in records])
 
@@ -203,37 +205,26 @@ class View:
     if not TYPE_CHECKING:  # (to type checkers, a view has only its fields)
 
         def __getattr__(self, name: str) -> Any:
-            # Only for a view of the play made by build_view: its hand, hand sizes,
-            # trick and history are filled in on first use, from what the view
-            # itself holds (its own hand's mask, the cards of the trick and the
-            # seats that played them, each seat's cards when the play began, its
-            # history before the play and the plays since).
+            # Only for the fields a view fills in on first use (_LAZY): what the
+            # seat was told of the exchange (its history before the play as it saw
+            # it, the card given back, the forced moves and the move records, see
+            # _Told), and for a view of the play made by build_view its hand, hand
+            # sizes, trick and history, from what the view itself holds (its own
+            # hand's mask, the cards of the trick and the seats that played them,
+            # each seat's cards when the play began, the plays since).
             d = self.__dict__
-            pending = d.get(_PENDING)
-            if pending is None or name not in _LAZY:
-                if name in _LAZY and name in d:  # another thread filled it meanwhile
+            if name in _LAZY:
+                if name in d:  # another thread filled it meanwhile
                     return d[name]
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            hand, trick, leader, next_seat, prefix, plays, start = pending
-            d["hand"] = _cardset(hand)
-            played = sum(d["tricks_won"])  # every seat at play holds start - played ...
-            sizes = [n - played if n else 0 for n in start]
-            at = leader
-            for _ in trick:  # ... but those that played to the trick one fewer
-                sizes[at] -= 1
-                at = next_seat[at]
-            d["hand_sizes"] = tuple(sizes)
-            if not trick:
-                d["trick"] = ()
-            elif len(trick) == 1:
-                d["trick"] = ((leader, DECK[trick[0]]),)
-            else:
-                d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
-            d["history"] = plays if prefix is None else prefix + plays
-            # every field is in place before the pending data goes, and two threads
-            # filling one view at once fill it alike: no reader sees a gap
-            d.pop(_PENDING, None)
-            return d[name]
+                pending = d.get(_PENDING)
+                if pending is not None and name not in _TOLD_FIELDS:
+                    _fill_play(d, pending)
+                    return d[name]
+                told = d.get(_TOLD)
+                if told is not None:
+                    _fill_told(d, told)
+                    return d[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as plain ints, masks and action codes (see :mod:`calabrasella._pickle`)."""
@@ -276,7 +267,7 @@ class View:
                 encode_actions(self.legal_actions),
                 -1 if self.final_stock is None else self.final_stock.mask,
                 self.result,
-                *encode_moves(self.__dict__.get("_moves", ())),
+                *encode_moves(getattr(self, "_moves", ())),
                 self.__dict__.get("_phase_name"),
             ),
         )
@@ -307,7 +298,7 @@ def build_view(state: State, seat: int) -> View:
     if part is None:
         cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
         part = _play_part(state, ex, seat, cut)
-    fixed, prefix, cut, start = part
+    fixed, told, cut, start = part
     hand = state._hand_masks[seat]
     to_move = state._to_move
     leader = state._leader
@@ -316,12 +307,9 @@ def build_view(state: State, seat: int) -> View:
     d["leader"] = leader
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
-    # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__)
-    # (the plays only, unless the seat saw the whole history: no hidden card in a view)
-    d[_PENDING] = (
-        hand, trick, leader, state._deal.next_seat, prefix,
-        history if prefix is None else history[cut:], start,
-    )  # fmt: skip
+    # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__),
+    # and what the seat was told of the exchange likewise, once for every view of the play
+    d[_PENDING] = (hand, trick, leader, state._deal.next_seat, told, history[cut:], start)
     if phase is OVER:
         d["phase"] = OVER
         d["final_stock"] = _cardset(state._stock_mask)
@@ -390,8 +378,9 @@ def _general_view(state: State, seat: int) -> View:
             name = name_of(phase, ex)
             if name != str(phase):
                 d["_phase_name"] = name
-        entries = _exchange_part(d, ex, seat, history, cut)
-        d["history"] = entries + history[cut:] if plays else entries
+        _exchange_fields(d, ex, seat)
+        # the history and what else the seat was told are worked out when first read
+        d[_TOLD] = (_told(ex, seat, history, cut), history[cut:])
         d["final_stock"] = _cardset(state._stock_mask) if over else None
     new = _new(View)
     _set(new, "__dict__", d)
@@ -414,16 +403,15 @@ def _trick_pairs(state: State) -> tuple[tuple[int, Card], ...]:
 # cannot be reused while it is cached). Oldest entries go first. A part is a
 # dict of every field of the view, those that the play does not change set
 # (the ruleset, the dealer, the stock's size and what the exchange decided),
-# the seat's history before the play as it saw it (None when it saw all of
-# it), and that history's length.
-_PlayPart = tuple[dict[str, Any], Union[_Entries, None], int, tuple[int, ...]]
+# what the seat was told of the exchange (worked out when first read), the
+# length of the history before the play, and each seat's cards when it began.
+_PlayPart = tuple[dict[str, Any], _Key, int, tuple[int, ...]]
 _MEMO: dict[int, tuple[Exchange, dict[int, _PlayPart]]] = {}
 _MEMO_SIZE = 256
 
 
 def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     """Work out and keep ``seat``'s part of the views of a play (see :data:`_MEMO`)."""
-    history = state._history
     fixed: dict[str, Any] = {
         "rules": state._rules,
         "seat": seat,
@@ -438,8 +426,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
-    entries = _exchange_part(fixed, ex, seat, history, cut)
-    plain = len(entries) == cut and entries == history[:cut]  # (it saw every entry)
+    _exchange_fields(fixed, ex, seat)
     # each seat's cards when the play began (none for a dealer sitting out)
     played = sum(state._tricks_won)
     order = state._deal.order
@@ -449,7 +436,9 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     for _ in state._trick_cards:
         start[seat_at] += 1
         seat_at = state._deal.next_seat[seat_at]
-    part = (fixed, None if plain else entries, cut, tuple(start))
+    told = _told(ex, seat, state._history, cut)
+    fixed[_TOLD] = (told, None)  # (every view of the play carries it: see View.__getattr__)
+    part = (fixed, told, cut, tuple(start))
     entry = _MEMO.get(id(ex))
     if entry is None or entry[0] is not ex:
         entry = keep(_MEMO, id(ex), (ex, {}), _MEMO_SIZE)
@@ -483,20 +472,8 @@ _set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
 
 
-def _exchange_part(
-    d: dict[str, Any],
-    ex: Exchange,
-    seat: int,
-    history: tuple[tuple[int, Action], ...],
-    cut: int,
-) -> _Entries:
-    """Put the view fields the exchange decides for ``seat`` into ``d``; return the
-    redacted history before the play.
-
-    The card given back is shown to ``seat`` when the give-back step's entry is.
-    """
-    entries, d["given_back"] = _redact(ex, history, cut, seat)
-    d["_moves"] = redact(ex.moves, seat) if ex.moves else ()
+def _exchange_fields(d: dict[str, Any], ex: Exchange, seat: int) -> None:
+    """Put the view fields the exchange record holds for ``seat`` into ``d``."""
     d["declarer"] = ex.declarer
     d["contract"] = ex.contract
     d["modifier"] = ex.modifier
@@ -507,8 +484,29 @@ def _exchange_part(
     d["discards"] = _cardset(mask) if mask else _EMPTY
     mask = ex.drawn[seat]
     d["drawn"] = _cardset(mask) if mask else _EMPTY
-    d["forced_moves"] = redacted_forced(ex, seat) if ex.forced else ()
-    return entries
+
+
+def _fill_play(d: dict[str, Any], pending: tuple[Any, ...]) -> None:
+    """Fill in a view of the play's hand, hand sizes, trick and history (see View.__getattr__)."""
+    hand, trick, leader, next_seat, key, plays, start = pending
+    d["hand"] = _cardset(hand)
+    played = sum(d["tricks_won"])  # every seat at play holds start - played ...
+    sizes = [n - played if n else 0 for n in start]
+    at = leader
+    for _ in trick:  # ... but those that played to the trick one fewer
+        sizes[at] -= 1
+        at = next_seat[at]
+    d["hand_sizes"] = tuple(sizes)
+    if not trick:
+        d["trick"] = ()
+    elif len(trick) == 1:
+        d["trick"] = ((leader, DECK[trick[0]]),)
+    else:
+        d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
+    d["history"] = _TOLD_BY[id(key)].get()[0] + plays
+    # every field is in place before the pending data goes, and two threads
+    # filling one view at once fill it alike: no reader sees a gap
+    d.pop(_PENDING, None)
 
 
 # --- pickling ----------------------------------------------------------------------

@@ -105,3 +105,81 @@ def test_a_view_filled_twice_as_racing_threads_would_still_answers() -> None:
     fill = type(view).__getattr__  # type: ignore[attr-defined]  # (hidden from type checkers)
     assert fill(view, "hand") == first == state.hand(0)
     assert fill(view, "history") == view.history
+
+
+def test_what_a_seat_was_told_is_worked_out_when_read_and_once_for_a_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Building a view redacts nothing; the first read of its history (or of the card
+    given back, the forced moves, the moves) does, once for every view of one seat's play."""
+    import calabrasella._hidden as hidden
+
+    calls: list[int] = []
+    real = hidden._redact
+
+    def counted(*args: object) -> object:
+        calls.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hidden, "_redact", counted)
+    states = play_states(cb.CAVENDISH, 1, 3)
+    seat = states[0].deal.order[1]
+    built = [state.view(seat) for state in states]
+    assert calls == []
+    for view in built:
+        assert any(isinstance(action, cb.Hidden) for _, action in view.history)
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("rules", _RULES, ids=lambda r: repr(r)[:40])
+def test_the_exchange_as_told_is_the_same_whichever_field_is_read_first(rules: cb.Ruleset) -> None:
+    """Views of the exchange and of the play: reading the history, the card given back,
+    the forced moves or the moves first gives the same view."""
+    rng = random.Random(8)
+    for i in range(6):
+        state = cb.new_deal(rules, dealer=i % rules.players, seed=rng)
+        while not state.is_over:
+            if state.exchange is not None:
+                for seat in state.deal.order:
+                    views = [state.view(seat) for _ in range(4)]
+                    firsts = (
+                        views[0].history, views[1].given_back, views[2].forced_moves, views[3].moves
+                    )
+                    assert firsts == (
+                        views[1].history, views[2].given_back, views[3].forced_moves, views[0].moves
+                    )
+                    assert views[0] == views[1] == views[2] == views[3]
+                    assert pickle.loads(pickle.dumps(state.view(seat))) == views[0]
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, rng))
+            else:
+                state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+
+
+def test_what_a_seat_was_told_goes_with_the_last_view_that_could_read_it() -> None:
+    """Views kept, their exchange as told is kept for them; dropped (and the views' part
+    of the play forgotten), nothing of it stays behind."""
+    import calabrasella._hidden as hidden
+    import calabrasella.views as views
+
+    gc.collect()
+    views._MEMO.clear()
+    before = len(hidden._TOLD_BY)
+    kept = []
+    for state in play_states(cb.CAVENDISH, 3, 21) + play_states(cb.CALABRESELLA, 3, 22):
+        kept += [state.view(seat) for seat in state.deal.order]
+    rng = random.Random(4)
+    state = cb.new_deal(cb.CAVENDISH, seed=rng)
+    while state.phase is not cb.Phase.PLAYING and not state.is_over:  # the auction, the exchange
+        kept += [state.view(seat) for seat in state.deal.order]
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    assert state.exchange is not None and len(hidden._TOLD_BY) > before
+    late = kept[-1]
+    views._MEMO.clear()
+    del kept[:-1]
+    gc.collect()
+    assert len(hidden._TOLD_BY) == before + 1  # the one view left can still read its history
+    assert late.history
+    del late, kept
+    gc.collect()
+    assert len(hidden._TOLD_BY) == before
