@@ -2,19 +2,20 @@
 
 Both rules work on card indices and 40-bit masks (see :mod:`calabrasella._bits`).
 :func:`calabrasella.legal_actions`, :mod:`calabrasella._legal`, the views, table
-mode's revoke and the rollout's generic loop call them; the two hot loops
-(:func:`calabrasella.apply`'s check of a card and its trick's winner, and the
-rollout's own draws) inline them, and ``tests/property/test_play_kernel.py``
-holds each inlined copy to these.
+mode's revoke and the rollout's generic loop call them. Their fast forms for one
+card (:func:`refuses`, :func:`third_wins`) live here too, for
+:func:`calabrasella.apply`'s hot path; ``tests/property/test_play_kernel.py``
+holds them, and the rollout's own draws on suit masks, to the general rules.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ._bits import SUIT_MASKS
 from .actions import PLAYS, Play
 
-__all__ = ["SUIT_PLAYS", "legal_plays", "trick_winner", "winning_play"]
+__all__ = ["SUIT_PLAYS", "legal_plays", "refuses", "third_wins", "trick_winner", "winning_play"]
 
 #: ``Play`` actions for every within-suit 10-bit mask, per suit: the legal
 #: plays are one or four tuple lookups.
@@ -62,3 +63,24 @@ def trick_winner(cards: tuple[int, ...], leader: int, next_seat: tuple[int, ...]
     for _ in range(winning_play(cards)):
         winner = next_seat[winner]
     return winner
+
+
+def refuses(hand: int, card: int, lead: int) -> bool:
+    """Whether following suit refuses ``card`` (held in ``hand``) to a trick led by ``lead``.
+
+    The fast form of :func:`legal_plays` for one card: refused when it is not
+    of the suit led and the hand holds that suit.
+    """
+    led = SUIT_MASKS[lead // 10]
+    return not led >> card & 1 and hand & led != 0
+
+
+def third_wins(c0: int, c1: int, c2: int) -> int:
+    """Return the place (0, 1 or 2) of the card winning the trick ``c0, c1, c2``.
+
+    The fast form of :func:`winning_play` for a complete trick of three.
+    """
+    suit = c0 // 10
+    if c1 // 10 == suit and c1 < c0:
+        return 2 if c2 // 10 == suit and c2 < c1 else 1
+    return 2 if c2 // 10 == suit and c2 < c0 else 0

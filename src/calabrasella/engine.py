@@ -22,6 +22,7 @@ from ._auction import _PASS_KEY, position_of
 from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
 from ._tricks import legal_plays as _legal_plays
+from ._tricks import refuses, third_wins
 from .actions import ACTION_TYPES, IRREGULAR, PLAYS, Action, Bid, Draw, Pass, Play
 from .cards import DECK
 from .deal import as_random
@@ -43,7 +44,6 @@ __all__ = [
 ]
 
 _UNITS = _bits.UNITS
-_SUIT_MASKS = _bits.SUIT_MASKS
 _new = object.__new__
 # Shared values the play's hot path hands out instead of building them: the
 # history entry (seat, Play) for each seat and card (of the shared Play actions),
@@ -172,13 +172,10 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         if not hand & bit:
             raise IllegalActionError(action, f"seat {mover} does not hold {DECK[card]}")
         trick = state._trick_cards
-        if trick:
-            led = _SUIT_MASKS[trick[0] // 10]
-            if not led & bit and hand & led and state._rules.follow_suit:
-                raise IllegalActionError(
-                    action,
-                    f"seat {mover} must follow suit: {DECK[trick[0]].suit.name.lower()} was led",
-                )
+        if trick and state._rules.follow_suit and refuses(hand, card, trick[0]):
+            raise IllegalActionError(
+                action, f"seat {mover} must follow suit: {DECK[trick[0]].suit.name.lower()} was led"
+            )
         if len(hands) == 3:  # one new tuple
             if mover == 0:
                 new_hands = (hand ^ bit, hands[1], hands[2])
@@ -211,14 +208,8 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
             new._card_units_won = state._card_units_won
             new._tricks_won = state._tricks_won
             return new
-        # the third card: the lowest index of the suit led wins
-        c0, c1 = trick
-        best, where = c0, 0
-        suit = c0 // 10
-        if c1 // 10 == suit and c1 < best:
-            best, where = c1, 1
-        if card // 10 == suit and card < best:
-            where = 2
+        c0, c1 = trick  # the third card: the play kernel says who wins
+        where = third_wins(c0, c1, card)
         leader = state._leader
         winner = leader if where == 0 else deal.next_seat[leader] if where == 1 else mover
         won = list(state._card_units_won)

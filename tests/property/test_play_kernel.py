@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import Playout, playouts
 
 import calabrasella as cb
-from calabrasella._tricks import legal_plays, trick_winner, winning_play
+from calabrasella._tricks import legal_plays, refuses, third_wins, trick_winner, winning_play
 
 
 @given(playouts())
@@ -85,3 +85,22 @@ def test_the_kernels_tables_are_what_they_say() -> None:
         assert PLACES[mask] == tuple(p for p in range(10) if mask >> p & 1)
         for suit in range(4):
             assert SUIT_PLAYS[suit][mask] == tuple(cb.Play(cb.DECK[10 * suit + p]) for p in PLACES[mask])
+
+
+def test_the_fast_winner_of_three_cards_is_the_kernels() -> None:
+    """``third_wins`` (apply's fast path) agrees with ``winning_play`` on every trick of three."""
+    for c0 in range(40):
+        for c1 in range(40):
+            for c2 in range(40):
+                if len({c0, c1, c2}) == 3:
+                    assert third_wins(c0, c1, c2) == winning_play((c0, c1, c2)), (c0, c1, c2)
+
+
+@given(st.integers(0, (1 << 40) - 1), st.integers(0, 39), st.integers(0, 39))
+def test_the_fast_follow_check_is_the_kernels(hand: int, card: int, lead: int) -> None:
+    """``refuses`` (apply's fast path) refuses exactly the cards ``legal_plays`` leaves out."""
+    if lead == card:
+        return  # the card led is on the table, in no hand
+    hand = (hand | 1 << card) & ~(1 << lead)
+    legal = {play.card.index for play in legal_plays(hand, (lead,), True)}
+    assert refuses(hand, card, lead) == (card not in legal)
