@@ -60,7 +60,6 @@ from ._table import W as TABLE_W
 __all__ = [
     "DARK",
     "LIGHT",
-    "Analysed",
     "Bar",
     "Style",
     "analysis",
