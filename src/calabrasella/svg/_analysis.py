@@ -27,11 +27,25 @@ _SEAT_COLORS = ("bar", "bar_alt", "batons", "cups")
 class Analysed(Protocol):
     """What the chart reads of an analysis (:class:`calabrasella.bots.Analysis`)."""
 
-    rules: Ruleset
-    declarer: Optional[int]
-    contract: str
-    worlds: int
-    decisions: Sequence[Any]
+    @property
+    def rules(self) -> Ruleset:
+        """The deal's ruleset."""
+
+    @property
+    def declarer(self) -> Optional[int]:
+        """The declarer's seat."""
+
+    @property
+    def contract(self) -> str:
+        """The contract in words."""
+
+    @property
+    def worlds(self) -> int:
+        """The worlds of each estimate (0: none)."""
+
+    @property
+    def decisions(self) -> Sequence[Any]:
+        """Every decision, in order."""
 
     @property
     def biggest(self) -> Any:
@@ -64,7 +78,7 @@ def draw_analysis(cv: Canvas, value: Analysed) -> None:
     def py(v: float) -> float:
         return _BOTTOM - v / top_value * (_BOTTOM - _TOP)
 
-    for tick in _ticks(0.0, float(top_value)):
+    for tick in [t for t in _ticks(0.0, float(top_value)) if t == int(t)]:  # whole units
         cv.add("line", x1=_LEFT, y1=py(tick), x2=_RIGHT, y2=py(tick), stroke=s["grid"],
                stroke_width=0.6)  # fmt: skip
         cv.text(_LEFT - 6, py(tick) + 4, f"{tick:g}", size=10, anchor="end", color="muted")
