@@ -289,21 +289,21 @@ def analyse(
             ``worlds``, ``seed`` or ``max_nodes`` is out of range.
 
     Example:
-        A deal of three heuristic bots; its first card play, and the play
-        that lost the most units with every hand open:
+        The ending of :func:`~calabrasella.bots.solve`'s example: the declarer
+        (seat 1) leads the 2d where the ace was worth 2 units more, and seat 0
+        takes the trick with the 3d, which gives the declarer 7 units more
+        than the Qd would have:
 
-        >>> import random
         >>> import calabrasella as cb
-        >>> from calabrasella.bots import HeuristicBot, analyse, play_deal
-        >>> rng = random.Random(2)
-        >>> final = play_deal(cb.CAVENDISH, [HeuristicBot(rng) for _ in range(3)], rng)
-        >>> analysis = analyse(cb.Record.from_state(final))
-        >>> first = next(d for d in analysis.decisions if d.stage == "play")
-        >>> first.trick, first.seat, str(first.action), first.chosen, first.best, first.lost
-        (1, 1, 'play Kc', 10, 10, 0)
-        >>> worst = analysis.biggest
-        >>> worst.trick, worst.seat, str(worst.action), worst.lost
-        (7, 0, 'play As', 3)
+        >>> from calabrasella.bots import analyse
+        >>> state = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> while state.phase is not cb.Phase.PLAYING or state.tricks_played < 10:
+        ...     state = cb.apply(state, cb.legal_actions(state)[-1])
+        >>> for text in ["play 2d", "play 3h", "play 3d"]:
+        ...     state = cb.apply(state, cb.parse_action(text))
+        >>> analysis = analyse(state)
+        >>> [(d.seat, str(d.action), d.chosen, d.best, d.lost) for d in analysis.decisions[-3:]]
+        [(1, 'play 2d', 12, 14, 2), (2, 'play 3h', 12, 12, 0), (0, 'play 3d', 19, 12, 7)]
     """
     if isinstance(record, cb.State):
         record = cb.Record.from_state(record)
