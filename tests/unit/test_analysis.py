@@ -208,3 +208,21 @@ def test_the_command_refuses_bad_options(saved: Path, capsys: pytest.CaptureFixt
             cli.main(["analyse", str(saved), *argv])
         assert exit_.value.code == 2
         assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_exchange_s_last_decision_is_worth_the_play_it_starts() -> None:
+    """Not worked by hand (twelve tricks): each option of the last take is valued by a search
+    of the play after it; the one taken must be worth what the first lead's best play is
+    worth, found by the other search (every play's value); the earlier decisions are not valued."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    for text in ["bid stand", "call 3h", "give back 4h", "discard 5s", "done", "take Kd", "play 5h"]:
+        state = cb.apply(state, cb.parse_action(text))
+    analysis = analyse(state)
+    take, lead = analysis.decisions[-2:]
+    assert take.stage == "exchange" and take.analysed and str(take.action) == "take Kd"
+    assert sorted(str(a) for a in take.values) == ["take 3s", "take 4d", "take Js", "take Kd"]
+    assert lead.seat == 1 == analysis.declarer and lead.best == max(lead.values.values())
+    assert take.chosen == lead.best
+    assert take.best == max(take.values.values()) and take.lost == take.best - take.chosen
+    done = analysis.decisions[-3]
+    assert str(done.action) == "done" and not done.analysed and "before the last" in done.note

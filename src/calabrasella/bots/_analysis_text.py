@@ -74,9 +74,11 @@ def render(analysis: Analysis) -> str:
     if worst is None:
         lines.append("No play lost a unit.")
     else:
+        where = f"trick {worst.trick}" if worst.trick is not None else f"the {worst.stage}"
+        did = "played" if isinstance(worst.action, cb.Play) else "chose"
         lines.append(
-            f"Biggest mistake: trick {worst.trick}, seat {worst.seat} played "
+            f"Biggest mistake: {where}, seat {worst.seat} {did} "
             f"{_card(worst.action)} ({plural(worst.lost or 0, 'unit')} lost; "
-            f"best {worst.best}, played {worst.chosen})."
+            f"best {worst.best}, {did} {worst.chosen})."
         )
     return "\n".join(lines) + "\n"

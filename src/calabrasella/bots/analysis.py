@@ -19,12 +19,15 @@ Every value is in the declarer's units, as the deal's
 *lost* are counted from the mover's side: the declarer wants more units,
 an adversary fewer, so a play that lost nothing is one of the best.
 
-Auction and exchange decisions are listed and not analysed: a bid's or an
-exchange's worth depends on the cards still to be seen and on every play
-that follows (a discard alone has dozens of choices, each a whole deal to
-solve), which is beyond what a quick analysis should cost. Table mode's
-irregular actions (a revoke, a play out of turn, an abandon) are listed
-and not analysed either; the plays after them are.
+The exchange's last decision, the one whose every option starts the play
+(the last discard, say), is valued the same way when it has at most
+:data:`MAX_EXCHANGE_OPTIONS` options: each option's value is the play's
+with every hand open. Bids and the exchange's earlier decisions are listed
+and not analysed: their worth depends on cards still to be seen and on
+every decision after them, a tree of whole deals to solve, beyond what a
+quick analysis should cost. Table mode's irregular actions (a revoke, a
+play out of turn, an abandon) are listed and not analysed either; the
+plays after them are.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ import calabrasella as cb
 from calabrasella._codec import FrozenMap
 
 from .sampling import Sampler
-from .solver import SearchLimitError, SolveError, _action_values
+from .solver import SearchLimitError, SolveError, _action_values, _value
 
 __all__ = ["Analysis", "Decision", "analyse"]
 
@@ -47,6 +50,9 @@ __all__ = ["Analysis", "Decision", "analyse"]
 MAX_WORLDS = 1000
 
 _AUCTION = frozenset({cb.Phase.BIDDING})
+#: An exchange decision is valued when each of at most this many options starts the play.
+MAX_EXCHANGE_OPTIONS = 16
+_IRREGULAR = (cb.Revoke, cb.OutOfTurn, cb.Abandon, cb.TurnStock)
 
 
 def _frozen_values(value: Mapping[cb.Action, Any]) -> Mapping[cb.Action, Any]:
@@ -147,7 +153,7 @@ class Analysis:
         return worst
 
     def lost_by_seat(self) -> tuple[int, ...]:
-        """The units each seat's plays lost in all, with every hand open (seat 0 first)."""
+        """The units each seat's analysed decisions lost in all, every hand open (seat 0 first)."""
         totals = [0] * self.players
         for decision in self.decisions:
             if decision.lost:
@@ -249,6 +255,29 @@ def _estimate(
     return {action: total / worlds for action, total in sums.items()}, ""
 
 
+def _exchange_values(
+    state: cb.State, action: cb.Action, max_nodes: Optional[int]
+) -> Union[dict[cb.Action, int], str]:
+    """Each option's value when every option starts the play, else why it is not valued."""
+    legal = [a for a in cb.legal_actions(state) if not isinstance(a, _IRREGULAR)]
+    if action not in legal:
+        return f"an irregular action ({type(action).__name__.lower()}) is not valued"
+    if len(legal) > MAX_EXCHANGE_OPTIONS:
+        return f"an exchange decision of {len(legal)} options is not valued"
+    after = {option: cb.apply(state, option) for option in legal}
+    if any(next_.phase is not cb.Phase.PLAYING for next_ in after.values()):
+        return "an exchange decision before the last is not valued"
+    values: dict[cb.Action, int] = {}
+    guess: Optional[int] = None
+    for option, next_ in after.items():
+        try:
+            values[option], _nodes = _value(next_, "analyse", max_nodes, guess)
+        except (SearchLimitError, SolveError) as error:
+            return str(error)
+        guess = values[option]
+    return values
+
+
 def _check(worlds: object, seed: object, max_nodes: object) -> None:
     if type(worlds) is not int or not 0 <= worlds <= MAX_WORLDS:
         raise ValueError(f"worlds={worlds!r}: expected an int from 0 to {MAX_WORLDS}")
@@ -325,9 +354,28 @@ def analyse(
         trick = state.tricks_played + 1 if stage == "play" else None
         common: dict[str, Any] = {"index": index, "seat": seat, "stage": stage,
                                   "trick": trick, "action": action}  # fmt: skip
+        if stage == "exchange":
+            found_exchange = _exchange_values(state, action, max_nodes)
+            if isinstance(found_exchange, str):
+                decisions.append(Decision(analysed=False, note=found_exchange, **common))
+                known = None
+                continue
+            by_declarer = seat == state.declarer
+            best = int(_best(found_exchange, by_declarer))
+            chosen = found_exchange[action]
+            valued = Decision(
+                analysed=True,
+                values=found_exchange,
+                best=best,
+                chosen=chosen,
+                lost=int(_lost(best, chosen)),
+                **common,
+            )
+            decisions.append(valued)
+            known = chosen
+            continue
         if stage != "play":
-            why = "a bid is not valued" if stage == "auction" else "the exchange is not valued"
-            decisions.append(Decision(analysed=False, note=why, **common))
+            decisions.append(Decision(analysed=False, note="a bid is not valued", **common))
             known = None
             continue
         if not isinstance(action, cb.Play) or seat != state.to_move:

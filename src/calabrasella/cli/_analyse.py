@@ -24,7 +24,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "of a data set): for every card played, the value of each legal play with every hand "
         "open (the declarer's units at the end of the deal under perfect play) and the units "
         "the card played lost; with --worlds N, also an estimate from the player's own view, "
-        "averaged over N sampled deals. Bids and the exchange are listed, not valued.",
+        "averaged over N sampled deals. The exchange's last decision is valued too; bids and "
+        "the rest of the exchange are listed, not valued.",
     )
     add = parser.add_argument
     add("file", metavar="FILE", help="the record or state to analyse, or a data set of deals")

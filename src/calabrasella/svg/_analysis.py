@@ -1,4 +1,4 @@
-"""The chart of a deal's analysis: the units each seat's plays lost, trick by trick.
+"""The chart of a deal's analysis: the units each seat's decisions lost, trick by trick.
 
 The pictures sit below the bots, so the analysis is read here through the
 attributes it has (:class:`Analysed`), not imported.
@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional, Protocol, runtime_checkable
 
+from ..actions import Play
 from ..rulesets import Ruleset
 from ..scoring import plural
 from ._chart import _ticks
@@ -53,8 +54,15 @@ class Analysed(Protocol):
 
 
 def _card(action: object) -> str:
-    card = getattr(action, "card", None)
-    return str(getattr(card, "code", action))
+    return action.card.code if isinstance(action, Play) else str(action)
+
+
+def _where(decision: Any) -> str:
+    return f"trick {decision.trick}" if decision.trick is not None else f"the {decision.stage}"
+
+
+def _did(decision: Any) -> str:
+    return "played" if isinstance(decision.action, Play) else "chose"
 
 
 def draw_analysis(cv: Canvas, value: Analysed) -> None:
@@ -65,10 +73,12 @@ def draw_analysis(cv: Canvas, value: Analysed) -> None:
     """
     s = cv.style
     players = value.rules.players
-    plays = [d for d in value.decisions if d.trick is not None and d.analysed]
+    valued = [d for d in value.decisions if d.analysed]
     tricks = max([d.trick for d in value.decisions if d.trick is not None], default=1)
-    tricks = max(tricks, 1)
-    top_value = max([d.lost or 0 for d in plays] + [d.estimate_lost or 0 for d in plays] + [1])
+    # an analysed exchange decision has a slot of its own before the first trick
+    first = 0 if any(d.trick is None for d in valued) else 1
+    slots = tricks - first + 1
+    top_value = max([d.lost or 0 for d in valued] + [d.estimate_lost or 0 for d in valued] + [1])
     who = f"{value.contract} by seat {value.declarer}" if value.declarer is not None else "no play"
     cv.text(12, 22, fit(f"Units lost trick by trick: {value.rules.name}, {who}", 14, CHART_W - 24,
                         "bold"), size=14, weight="bold")  # fmt: skip
@@ -83,22 +93,23 @@ def draw_analysis(cv: Canvas, value: Analysed) -> None:
                stroke_width=0.6)  # fmt: skip
         cv.text(_LEFT - 6, py(tick) + 4, f"{tick:g}", size=10, anchor="end", color="muted")
     cv.add("line", x1=_LEFT, y1=_BOTTOM, x2=_RIGHT, y2=_BOTTOM, stroke=s["ink"], stroke_width=1)
-    slot = (_RIGHT - _LEFT) / tricks
+    slot = (_RIGHT - _LEFT) / slots
     bar = min(14.0, (slot - 6) / players)
     colour = [s[_SEAT_COLORS[k % len(_SEAT_COLORS)]] for k in range(players)]
-    for t in range(1, tricks + 1):
-        cv.text(_LEFT + slot * (t - 0.5), _BOTTOM + 14, str(t), size=10, anchor="middle",
-                color="muted")  # fmt: skip
+    for t in range(first, tricks + 1):
+        cv.text(_LEFT + slot * (t - first + 0.5), _BOTTOM + 14, str(t) if t else "exch.", size=10,
+                anchor="middle", color="muted")  # fmt: skip
     cv.text((_LEFT + _RIGHT) / 2, _BOTTOM + 30, "trick", size=11, anchor="middle", color="muted")
     cv.text(14, (_TOP + _BOTTOM) / 2, "units lost", size=11, anchor="middle", color="muted",
             transform=f"rotate(-90 14 {(_TOP + _BOTTOM) / 2:g})")  # fmt: skip
     worst = value.biggest
-    for d in plays:
-        x = _LEFT + slot * (d.trick - 1) + (slot - bar * players) / 2 + bar * d.seat
+    for d in valued:
+        at = (d.trick or 0) - first
+        x = _LEFT + slot * at + (slot - bar * players) / 2 + bar * d.seat
         lost = d.lost or 0
         height = max(_BOTTOM - py(lost), 1.0 if lost else 0.0)
         if height:
-            label = f"trick {d.trick}, seat {d.seat} played {_card(d.action)}: {plural(lost, 'unit')} lost"
+            label = f"{_where(d)}, seat {d.seat} {_did(d)} {_card(d.action)}: {plural(lost, 'unit')} lost"
             cv.open("g")
             cv.add("title", label)
             cv.add(
@@ -111,8 +122,8 @@ def draw_analysis(cv: Canvas, value: Analysed) -> None:
         if worst is d:
             cx, cy = x + bar / 2, _BOTTOM - height
             cv.add("circle", cx=cx, cy=cy, r=7, fill="none", stroke=s["red"], stroke_width=2)
-            words = (f"biggest mistake: seat {d.seat} played {_card(d.action)} in trick {d.trick}, "
-                     f"{plural(lost, 'unit')} lost")  # fmt: skip
+            words = (f"biggest mistake: seat {d.seat} {_did(d)} {_card(d.action)} in "
+                     f"{_where(d)}, {plural(lost, 'unit')} lost")  # fmt: skip
             anchor = "start" if cx < CHART_W / 2 else "end"
             cv.text(cx + (10 if anchor == "start" else -10), max(cy - 8, _TOP - 8), words, size=11,
                     anchor=anchor, weight="bold", color="red")  # fmt: skip
