@@ -16,7 +16,7 @@ from server_kit import run, until
 from test_server_web import get, next_of, raw_http, serving, status, tab
 
 import calabrasella as cb
-from calabrasella.server import Table, WebTable
+from calabrasella.server import Lobby, Table, WebTable
 
 
 def body(answer: bytes) -> bytes:
@@ -38,6 +38,26 @@ def test_a_finished_deal_s_analysis_is_a_chart() -> None:
             for path in ("/analysis/7.svg", "/analysis/x.svg", "/analysis/1.svg?table=other",
                          "/analysis/" + "9" * 5000 + ".svg"):  # fmt: skip
                 assert status(await raw_http(port, get(path))) == 404, path
+
+    run(scenario(), limit=120)
+
+
+def test_behind_a_lobby_the_table_is_named() -> None:
+    async def scenario() -> None:
+        lobby = Lobby({"a": Table(cb.CAVENDISH, deals=1, bots=(1, 2), seed=3),
+                       "b": Table(cb.CAVENDISH, deals=2, bots=(0, 1, 2), seed=4)})  # fmt: skip
+        await lobby.start()
+        page = WebTable(lobby)
+        port = await page.start()
+        try:
+            await until(lambda: page.finished.get("b", 1) is not None)
+            answer = await raw_http(port, get("/analysis/1.svg?table=b"), wait=60)
+            assert status(answer) == 200 and ET.fromstring(body(answer)).tag.endswith("svg")
+            for path in ("/analysis/1.svg", "/analysis/1.svg?table=a"):  # no deal over there
+                assert status(await raw_http(port, get(path))) == 404, path
+        finally:
+            await lobby.close()
+            await page.close()
 
     run(scenario(), limit=120)
 
