@@ -140,6 +140,8 @@ def test_bad_arguments_are_refused() -> None:
         analyse("deal.json")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_nodes=0"):
         analyse(record, max_nodes=0)
+    with pytest.raises(ValueError, match="exchange_options=-1"):
+        analyse(record, exchange_options=-1)
 
 
 def test_a_node_limit_marks_the_play_not_analysed() -> None:
@@ -203,7 +205,8 @@ def test_the_command_refuses_a_bad_file(
 
 
 def test_the_command_refuses_bad_options(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["--worlds", "-2"], ["--max-nodes", "0"], ["--format", "png"]):
+    for argv in (["--worlds", "-2"], ["--max-nodes", "0"], ["--format", "png"],
+                 ["--exchange-options", "-1"]):  # fmt: skip
         with pytest.raises(SystemExit) as exit_:
             cli.main(["analyse", str(saved), *argv])
         assert exit_.value.code == 2
@@ -226,3 +229,5 @@ def test_the_exchange_s_last_decision_is_worth_the_play_it_starts() -> None:
     assert take.best == max(take.values.values()) and take.lost == take.best - take.chosen
     done = analysis.decisions[-3]
     assert str(done.action) == "done" and not done.analysed and "before the last" in done.note
+    fewer = analyse(state, exchange_options=3).decisions[-2]  # four options: more than asked
+    assert not fewer.analysed and "4 options" in fewer.note and fewer.values == {}

@@ -21,7 +21,7 @@ an adversary fewer, so a play that lost nothing is one of the best.
 
 The exchange's last decision, the one whose every option starts the play
 (the last discard, say), is valued the same way when it has at most
-:data:`MAX_EXCHANGE_OPTIONS` options: each option's value is the play's
+:data:`EXCHANGE_OPTIONS` options (``exchange_options``): each option's value is the play's
 with every hand open. Bids and the exchange's earlier decisions are listed
 and not analysed: their worth depends on cards still to be seen and on
 every decision after them, a tree of whole deals to solve, beyond what a
@@ -50,8 +50,9 @@ __all__ = ["Analysis", "Decision", "analyse"]
 MAX_WORLDS = 1000
 
 _AUCTION = frozenset({cb.Phase.BIDDING})
-#: An exchange decision is valued when each of at most this many options starts the play.
-MAX_EXCHANGE_OPTIONS = 16
+#: By default an exchange decision is valued when each of at most this many options starts
+#: the play: each option is a whole deal to solve (a Calabresella discard has a dozen or more).
+EXCHANGE_OPTIONS = 4
 _IRREGULAR = (cb.Revoke, cb.OutOfTurn, cb.Abandon, cb.TurnStock)
 
 
@@ -245,28 +246,30 @@ def _estimate(
     rng = random.Random(f"{seed}:{index}")
     sums: dict[cb.Action, float] = {}
     for _ in range(worlds):
-        world = sampler.sample(rng)
         try:
+            world = sampler.sample(rng)
             found, _nodes = _action_values(world, "analyse", max_nodes, 0.0, None)
         except SearchLimitError:
             return None, "no estimate: a world's search passed the node limit"
+        except cb.CalabrasellaError as error:  # no world drawn under a ruleset's own rule
+            return None, f"no estimate: {error}"
         for action, value in found.items():
             sums[action] = sums.get(action, 0.0) + value
     return {action: total / worlds for action, total in sums.items()}, ""
 
 
 def _exchange_values(
-    state: cb.State, action: cb.Action, max_nodes: Optional[int]
+    state: cb.State, action: cb.Action, max_nodes: Optional[int], most: int
 ) -> Union[dict[cb.Action, int], str]:
     """Each option's value when every option starts the play, else why it is not valued."""
     legal = [a for a in cb.legal_actions(state) if not isinstance(a, _IRREGULAR)]
     if action not in legal:
         return f"an irregular action ({type(action).__name__.lower()}) is not valued"
-    if len(legal) > MAX_EXCHANGE_OPTIONS:
-        return f"an exchange decision of {len(legal)} options is not valued"
-    after = {option: cb.apply(state, option) for option in legal}
+    after = {option: cb.apply(state, option) for option in legal}  # a few dozen at most
     if any(next_.phase is not cb.Phase.PLAYING for next_ in after.values()):
         return "an exchange decision before the last is not valued"
+    if len(legal) > most:
+        return f"an exchange decision of {len(legal)} options is not valued (more than {most})"
     values: dict[cb.Action, int] = {}
     guess: Optional[int] = None
     for option, next_ in after.items():
@@ -293,6 +296,7 @@ def analyse(
     worlds: int = 0,
     seed: int = 0,
     max_nodes: Optional[int] = None,
+    exchange_options: int = EXCHANGE_OPTIONS,
 ) -> Analysis:
     """Analyse every decision of a played deal (see the module docstring).
 
@@ -308,6 +312,10 @@ def analyse(
         max_nodes: Give up a decision's search (or a world's) after this
             many positions: the decision is then marked not analysed (or
             without estimate), saying why. ``None``: no limit.
+        exchange_options: Value the exchange's last decision (every option
+            starting the play) when it has at most this many options
+            (default :data:`EXCHANGE_OPTIONS`; 0 never). Each option is a
+            whole deal to solve.
 
     Returns:
         The :class:`Analysis`: each decision with its options' values, the
@@ -315,7 +323,8 @@ def analyse(
 
     Raises:
         ValueError: ``record`` is neither a Record nor a State, or
-            ``worlds``, ``seed`` or ``max_nodes`` is out of range.
+            ``worlds``, ``seed``, ``max_nodes`` or ``exchange_options`` is
+            out of range.
 
     Example:
         The ending of :func:`~calabrasella.bots.solve`'s example: the declarer
@@ -339,6 +348,8 @@ def analyse(
     if not isinstance(record, cb.Record):
         raise ValueError(f"analyse() needs a Record or a State, not {type(record).__name__}")
     _check(worlds, seed, max_nodes)
+    if type(exchange_options) is not int or exchange_options < 0:
+        raise ValueError(f"exchange_options={exchange_options!r}: expected an int from 0 up")
     final = record.replay()
     history = final.history
     decisions: list[Decision] = []
@@ -355,7 +366,7 @@ def analyse(
         common: dict[str, Any] = {"index": index, "seat": seat, "stage": stage,
                                   "trick": trick, "action": action}  # fmt: skip
         if stage == "exchange":
-            found_exchange = _exchange_values(state, action, max_nodes)
+            found_exchange = _exchange_values(state, action, max_nodes, exchange_options)
             if isinstance(found_exchange, str):
                 decisions.append(Decision(analysed=False, note=found_exchange, **common))
                 known = None

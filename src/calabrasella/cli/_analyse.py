@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from calabrasella.bots.analysis import MAX_WORLDS, analyse
+from calabrasella.bots.analysis import EXCHANGE_OPTIONS, MAX_WORLDS, analyse
 from calabrasella.errors import FileProblem
 
 from ._replay import load_deal
@@ -37,6 +37,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "(default: %(default)s, none)")  # fmt: skip
     add("--seed", type=int, default=0, metavar="S",
         help="the seed of the sampled worlds (default: %(default)s)")  # fmt: skip
+    add("--exchange-options", type=int, default=EXCHANGE_OPTIONS, metavar="N",
+        help="value the exchange's last decision when it has at most N options, each a whole "
+        "deal to solve (default: %(default)s; 0 never)")  # fmt: skip
     add("--max-nodes", type=int, metavar="N",
         help="give up a search after N positions; that play is marked not analysed")  # fmt: skip
     return parser
@@ -48,6 +51,8 @@ def run_analyse(parser: argparse.ArgumentParser, args: Any) -> int:
         parser.error(f"--worlds {args.worlds}: expected 0 to {MAX_WORLDS}")
     if args.max_nodes is not None and args.max_nodes < 1:
         parser.error(f"--max-nodes {args.max_nodes}: expected at least 1")
+    if args.exchange_options < 0:
+        parser.error(f"--exchange-options {args.exchange_options}: expected 0 or more")
     if args.deal is not None and args.deal < 1:
         parser.error(f"--deal {args.deal}: expected 1 or more")
     try:
@@ -55,7 +60,13 @@ def run_analyse(parser: argparse.ArgumentParser, args: Any) -> int:
     except FileProblem as problem:
         sys.stderr.write(f"calabrasella analyse: {problem}\n")
         return 2
-    result = analyse(record, worlds=args.worlds, seed=args.seed, max_nodes=args.max_nodes)
+    result = analyse(
+        record,
+        worlds=args.worlds,
+        seed=args.seed,
+        max_nodes=args.max_nodes,
+        exchange_options=args.exchange_options,
+    )
     if args.format == "json":
         sys.stdout.write(json.dumps(result.to_data(), indent=2) + "\n")
     elif args.format == "svg":
