@@ -33,13 +33,12 @@ plays after them are.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, Optional, Union, cast
+from collections.abc import Iterator, Mapping
+from typing import Any, Optional, Union
 
 import attrs
 
 import calabrasella as cb
-from calabrasella._codec import FrozenMap
 
 from .sampling import Sampler
 from .solver import SearchLimitError, SolveError, _action_values, _value
@@ -56,9 +55,36 @@ EXCHANGE_OPTIONS = 4
 _IRREGULAR = (cb.Revoke, cb.OutOfTurn, cb.Abandon, cb.TurnStock)
 
 
+class _Values(Mapping[cb.Action, Any]):
+    """An immutable, hashable mapping of actions to values, in the order given."""
+
+    __slots__ = ("_data",)
+
+    def __init__(self, data: Mapping[cb.Action, Any]) -> None:
+        self._data = dict(data)
+
+    def __getitem__(self, key: cb.Action) -> Any:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[cb.Action]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self._data.items()))
+
+    def __eq__(self, other: object) -> bool:
+        return dict(self._data) == dict(other.items()) if isinstance(other, Mapping) else NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(self._data)
+
+
 def _frozen_values(value: Mapping[cb.Action, Any]) -> Mapping[cb.Action, Any]:
     """An immutable, hashable copy (in the order given)."""
-    return cast("Mapping[cb.Action, Any]", FrozenMap(cast(Any, value.items())))
+    return _Values(value)
 
 
 def _optional_values(
