@@ -18,6 +18,9 @@ from test_server_web import get, next_of, raw_http, serving, status, tab
 import calabrasella as cb
 from calabrasella.server import Lobby, Table, WebTable
 
+#: Searches bounded small: the chart is drawn (plays past it are not valued) in pure Python too.
+SMALL = 5_000
+
 
 def body(answer: bytes) -> bytes:
     return answer.partition(b"\r\n\r\n")[2]
@@ -27,6 +30,7 @@ def test_a_finished_deal_s_analysis_is_a_chart() -> None:
     async def scenario() -> None:
         table = Table(cb.CAVENDISH, deals=2, bots=(0, 1, 2), seed=3, matches=1)
         async with serving(table) as (_, page, port):
+            page.analyst.max_nodes = SMALL
             await until(lambda: page.finished.get("", 1) is not None)
             answer = await raw_http(port, get("/analysis/1.svg"), wait=60)
             assert status(answer) == 200 and b"image/svg+xml" in answer
@@ -48,6 +52,7 @@ def test_behind_a_lobby_the_table_is_named() -> None:
                        "b": Table(cb.CAVENDISH, deals=2, bots=(0, 1, 2), seed=4)})  # fmt: skip
         await lobby.start()
         page = WebTable(lobby)
+        page.analyst.max_nodes = SMALL
         port = await page.start()
         try:
             await until(lambda: page.finished.get("b", 1) is not None)
@@ -87,6 +92,7 @@ def test_the_page_offers_the_analysis_after_the_deal_in_chromium(tmp_path: Path)
     loop = browser_kit.Loop()
     table = Table(cb.CAVENDISH, deals=1, seed=21, bots=(1, 2), move_time=None)
     page = WebTable(table)
+    page.analyst.max_nodes = SMALL
 
     async def start() -> int:
         await table.start()

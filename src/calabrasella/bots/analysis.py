@@ -323,6 +323,7 @@ def analyse(
     seed: int = 0,
     max_nodes: Optional[int] = None,
     exchange_options: int = EXCHANGE_OPTIONS,
+    from_trick: int = 1,
 ) -> Analysis:
     """Analyse every decision of a played deal (see the module docstring).
 
@@ -342,6 +343,9 @@ def analyse(
             starting the play) when it has at most this many options
             (default :data:`EXCHANGE_OPTIONS`; 0 never). Each option is a
             whole deal to solve.
+        from_trick: Value only the plays from this trick on (1, the
+            default: every decision); the decisions before it are listed,
+            not analysed. An ending is much cheaper than a whole deal.
 
     Returns:
         The :class:`Analysis`: each decision with its options' values, the
@@ -349,8 +353,8 @@ def analyse(
 
     Raises:
         ValueError: ``record`` is neither a Record nor a State, or
-            ``worlds``, ``seed``, ``max_nodes`` or ``exchange_options`` is
-            out of range.
+            ``worlds``, ``seed``, ``max_nodes``, ``exchange_options`` or
+            ``from_trick`` is out of range.
 
     Example:
         The ending of :func:`~calabrasella.bots.solve`'s example: the declarer
@@ -365,7 +369,7 @@ def analyse(
         ...     state = cb.apply(state, cb.legal_actions(state)[-1])
         >>> for text in ["play 2d", "play 3h", "play 3d"]:
         ...     state = cb.apply(state, cb.parse_action(text))
-        >>> analysis = analyse(state)
+        >>> analysis = analyse(state, from_trick=11)  # the ending alone
         >>> [(d.seat, str(d.action), d.chosen, d.best, d.lost) for d in analysis.decisions[-3:]]
         [(1, 'play 2d', 12, 14, 2), (2, 'play 3h', 12, 12, 0), (0, 'play 3d', 19, 12, 7)]
     """
@@ -374,6 +378,8 @@ def analyse(
     if not isinstance(record, cb.Record):
         raise ValueError(f"analyse() needs a Record or a State, not {type(record).__name__}")
     _check(worlds, seed, max_nodes)
+    if type(from_trick) is not int or from_trick < 1:
+        raise ValueError(f"from_trick={from_trick!r}: expected an int from 1 up")
     if type(exchange_options) is not int or exchange_options < 0:
         raise ValueError(f"exchange_options={exchange_options!r}: expected an int from 0 up")
     final = record.replay()
@@ -391,6 +397,11 @@ def analyse(
         trick = state.tricks_played + 1 if stage == "play" else None
         common: dict[str, Any] = {"index": index, "seat": seat, "stage": stage,
                                   "trick": trick, "action": action}  # fmt: skip
+        if from_trick > 1 and (trick or 0) < from_trick and stage != "auction":
+            note = f"before trick {from_trick}, where the analysis starts"
+            decisions.append(Decision(analysed=False, note=note, **common))
+            known = None
+            continue
         if stage == "exchange":
             found_exchange = _exchange_values(state, action, max_nodes, exchange_options)
             if isinstance(found_exchange, str):

@@ -7,7 +7,7 @@ Usage::
     calabrasella replay FILE [--deal N] [--step] [--ascii]
     calabrasella show FILE [--deal N]
     calabrasella analyse FILE [--deal N] [--format text|json|svg] [--worlds N] [--seed S]
-                          [--exchange-options N] [--max-nodes N]
+                          [--exchange-options N] [--from-trick N] [--max-nodes N]
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]

@@ -40,6 +40,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add("--exchange-options", type=int, default=EXCHANGE_OPTIONS, metavar="N",
         help="value the exchange's last decision when it has at most N options, each a whole "
         "deal to solve (default: %(default)s; 0 never)")  # fmt: skip
+    add("--from-trick", type=int, default=1, metavar="N",
+        help="value only the plays from trick N on (default: %(default)s, the whole deal)")  # fmt: skip
     add("--max-nodes", type=int, metavar="N",
         help="give up a search after N positions; that play is marked not analysed")  # fmt: skip
     return parser
@@ -51,6 +53,8 @@ def run_analyse(parser: argparse.ArgumentParser, args: Any) -> int:
         parser.error(f"--worlds {args.worlds}: expected 0 to {MAX_WORLDS}")
     if args.max_nodes is not None and args.max_nodes < 1:
         parser.error(f"--max-nodes {args.max_nodes}: expected at least 1")
+    if args.from_trick < 1:
+        parser.error(f"--from-trick {args.from_trick}: expected 1 or more")
     if args.exchange_options < 0:
         parser.error(f"--exchange-options {args.exchange_options}: expected 0 or more")
     if args.deal is not None and args.deal < 1:
@@ -66,6 +70,7 @@ def run_analyse(parser: argparse.ArgumentParser, args: Any) -> int:
         seed=args.seed,
         max_nodes=args.max_nodes,
         exchange_options=args.exchange_options,
+        from_trick=args.from_trick,
     )
     if args.format == "json":
         sys.stdout.write(json.dumps(result.to_data(), indent=2) + "\n")

@@ -507,7 +507,7 @@ def analysis(
         >>> import calabrasella as cb
         >>> from calabrasella.bots import analyse
         >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
-        >>> analysis(analyse(end)).startswith("<svg")
+        >>> analysis(analyse(end, from_trick=12)).startswith("<svg")
         True
     """
     if not isinstance(value, Analysed):
