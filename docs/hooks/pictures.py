@@ -150,7 +150,7 @@ REFERENCE: dict[str, Callable[[], str]] = {
     "match": lambda: svg.match(_reference_match()),
     "bar_chart": lambda: svg.bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u"),
     "flow": lambda: svg.flow(cb.CALABRESELLA),
-    "analysis": lambda: svg.analysis(analyse(cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7))),
+    "analysis": lambda: svg.analysis(analyse(cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7), from_trick=12)),
     "picture": lambda: svg.picture(cb.Card.parse("Ad")),
 }
 
