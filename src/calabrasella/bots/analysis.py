@@ -240,9 +240,9 @@ class Analysis:
         return render(self)
 
     def _repr_svg_(self) -> str:
-        from calabrasella._pictures import svg_of
+        from calabrasella import svg  # at call time: importing the bots leaves it unloaded
 
-        return svg_of(self)
+        return svg.analysis(self)
 
 
 def _stage(phase: cb.Phase) -> str:
