@@ -28,6 +28,7 @@ from typing import Any
 
 import calabrasella as cb
 from calabrasella import svg
+from calabrasella.bots import analyse
 from calabrasella.bots.heuristic import HeuristicBot
 
 MARKER = re.compile(r"^<!-- picture: (.+?) -->[ \t]*$", re.MULTILINE)
@@ -149,6 +150,7 @@ REFERENCE: dict[str, Callable[[], str]] = {
     "match": lambda: svg.match(_reference_match()),
     "bar_chart": lambda: svg.bar_chart([("a", 2.0, 1.5, 2.5), ("b", -1.0, None, None)], title="t", unit="u"),
     "flow": lambda: svg.flow(cb.CALABRESELLA),
+    "analysis": lambda: svg.analysis(analyse(cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7), from_trick=12)),
     "picture": lambda: svg.picture(cb.Card.parse("Ad")),
 }
 
@@ -162,6 +164,17 @@ def flow_both(rules: str) -> str:
     """A ruleset's flow, as the wide picture and as the narrow one for a phone."""
     found = cb.find_ruleset(rules)
     return wide_or_narrow(svg.flow(found), svg.flow(found, narrow=True))
+
+
+def analysis_page_deal() -> cb.State:
+    """The deal the Analysis page analyses: Cavendish, dealer 0, seed 7, each choice the last
+    legal action until trick 11, then the page's six plays."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    while state.phase is not cb.Phase.PLAYING or state.tricks_played < 10:
+        state = cb.apply(state, cb.legal_actions(state)[-1])
+    for text in ["play 2d", "play 3h", "play 3d", "play Qd", "play Ad", "play 2s"]:
+        state = cb.apply(state, cb.parse_action(text))
+    return state
 
 
 PICTURES: dict[str, Callable[..., str]] = {
@@ -184,6 +197,7 @@ PICTURES: dict[str, Callable[..., str]] = {
     "state-and-view": state_and_view,
     "record": lambda: record_picture(cb.Record.from_state(records_page_deal())),
     "notebook": notebook,
+    "analysis": lambda: svg.analysis(analyse(cb.Record.from_state(analysis_page_deal()))),
 }
 
 

@@ -35,7 +35,7 @@ def matches(expected: str, actual: str) -> bool:
 
 def test_the_page_has_sessions_of_every_command() -> None:
     commands = {shlex.split(PIPED.sub(r"\2", line))[1] for line, _ in sessions()}
-    assert commands == {"play", "replay", "show", "rules", "demo", "simulate"}
+    assert commands == {"play", "replay", "show", "analyse", "rules", "demo", "simulate"}
 
 
 def test_the_matcher() -> None:

@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 from .._public import public_dir as _public_dir
+from .analysis import Analysis, Decision, analyse
 from .base import Bot, BotError, RandomBot, regular_actions
 from .heuristic import HeuristicBot
 from .play import play_deal
@@ -36,10 +37,12 @@ from .simulate import (
 from .solver import Solution, SolveError, action_values, solve
 
 __all__ = [
+    "Analysis",
     "Bot",
     "BotError",
     "BotFactory",
     "ContractStats",
+    "Decision",
     "HeuristicBot",
     "InconsistentViewError",
     "PlayerStats",
@@ -51,6 +54,7 @@ __all__ = [
     "SolveError",
     "Summary",
     "action_values",
+    "analyse",
     "deal_seed",
     "play_deal",
     "regular_actions",

@@ -6,6 +6,8 @@ Usage::
                       [--seed N] [--opponents NAME] [--ascii] [--save FILE]
     calabrasella replay FILE [--deal N] [--step] [--ascii]
     calabrasella show FILE [--deal N]
+    calabrasella analyse FILE [--deal N] [--format text|json|svg] [--worlds N] [--seed S]
+                          [--exchange-options N] [--from-trick N] [--max-nodes N]
     calabrasella rules [NAME]...
     calabrasella demo [--rules NAME] [--seed N] [--dealer N] [--ascii]
     calabrasella simulate [--rules NAME] [--option KEY=VALUE]... [--bots NAMES]
@@ -19,6 +21,7 @@ Usage::
 and lets a person at the terminal play one seat against two bots, showing
 only that seat's view, and can save the deal as a record; ``replay``
 steps through a saved record (or state) and ``show`` prints it as text;
+``analyse`` values every card played in a saved deal (text, JSON or an SVG chart);
 ``rules`` lists the registered rulesets with their options; ``demo`` plays one seeded deal between random players and prints
 it (see :func:`demo`); ``simulate`` plays many deals between bots and
 prints a summary table (and with ``--save`` writes every deal to a data set);
@@ -43,6 +46,8 @@ import calabrasella as cb
 
 from .._public import public_dir as _public_dir
 from ..errors import BotError
+from ._analyse import add_parser as _add_analyse
+from ._analyse import run_analyse
 from ._demo import DEFAULT_SEED, demo
 from ._play import (
     OPPONENTS,
@@ -192,6 +197,8 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     show.add_argument(
         "--deal", type=int, metavar="N", help="only this deal of a data set (1 for the first)"
     )
+
+    subs["analyse"] = _add_analyse(commands)
 
     rules = subs["rules"] = commands.add_parser(
         "rules",
@@ -402,8 +409,8 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
     0 on success; 1 when the reader of the output goes away (a broken pipe),
     ``play --save`` or ``simulate --save`` cannot write its file, or a bot of
     ``simulate`` breaks the rules (a one-line message naming the bot and the
-    deal); 2 for a file ``replay`` or
-    ``show`` cannot read (with a one-line message on stderr). ``read``
+    deal); 2 for a file ``replay``,
+    ``show`` or ``analyse`` cannot read (with a one-line message on stderr). ``read``
     replaces :func:`input` for ``play`` and ``replay --step`` (a function
     taking the prompt and returning a line, raising :class:`EOFError` at the
     end).
@@ -431,6 +438,8 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
             status = _run_simulate(command, args)
         elif args.command == "serve":
             status = run_serve(command, args)
+        elif args.command == "analyse":
+            status = run_analyse(command, args)
         elif args.command in ("replay", "show"):
             status = _run_file(args.command, args, read)
         else:

@@ -17,6 +17,12 @@ against the ``Host`` it was asked of.
 The cards are the library's pictures (:mod:`calabrasella.svg`):
 ``GET /card/<code>.svg`` is a card's face (``/card/Ad.svg``) and
 ``/card/back.svg`` a face-down card, each drawn once per process.
+
+After a deal ends, all its cards are public: ``GET /analysis/<n>.svg``
+(``?table=NAME`` behind a lobby) is the chart of the analysis of the
+table's finished deal ``n`` of its match (:func:`calabrasella.bots.analyse`,
+every hand open), computed in a worker process, a search at a time and
+each bounded (:mod:`._analysis`). A deal not finished has none (404).
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ except ImportError as error:  # pragma: no cover - the tests run with the extra
         "the browser table needs the server extra: pip install 'calabrasella[server]'"
     ) from error
 
+from ._analysis import Analyst, Finished
 from ._conn import Link
 
 #: What the page's files are, by name.
@@ -262,6 +269,8 @@ class WebTable:
         self._open: dict[Any, str] = {}
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
+        self.finished = Finished(target)
+        self.analyst = Analyst()
 
     # --- the application -----------------------------------------------------------
 
@@ -272,6 +281,7 @@ class WebTable:
             Route("/", self._index),
             Route("/static/{name}", self._static),
             Route("/card/{name}.svg", self._card),
+            Route("/analysis/{deal}.svg", self._analysis),
             WebSocketRoute("/ws", self._socket),
         ]
         trusted = Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed), www_redirect=False)
@@ -294,6 +304,22 @@ class WebTable:
             return Response("not found\n", 404, media_type="text/plain", headers=SECURITY)
         return Response(picture, media_type="image/svg+xml",
                         headers={**SECURITY, "Cache-Control": "max-age=86400"})  # fmt: skip
+
+    async def _analysis(self, request: Request) -> Response:
+        number = request.path_params["deal"]
+        table = request.query_params.get("table", "")
+        plain = number.isascii() and number.isdigit() and len(number) <= 6
+        state = self.finished.get(table, int(number)) if plain else None
+        if state is None:
+            return Response("no such finished deal\n", 404, media_type="text/plain",
+                            headers=SECURITY)  # fmt: skip
+        try:
+            picture = await self.analyst.picture(state)
+        except asyncio.TimeoutError:
+            return Response("the analysis took too long\n", 503, media_type="text/plain",
+                            headers=SECURITY)  # fmt: skip
+        return Response(picture, media_type="image/svg+xml",
+                        headers={**SECURITY, "Cache-Control": "no-store"})  # fmt: skip
 
     async def _socket(self, websocket: WebSocket) -> None:
         origin = websocket.headers.get("origin")
@@ -385,7 +411,8 @@ class WebTable:
         return self.port
 
     async def close(self) -> None:
-        """Stop listening and close every connection."""
+        """Stop listening and close every connection (and the analyses' worker)."""
+        self.analyst.close()
         if self._server is None or self._task is None:
             return
         self._server.should_exit = True

@@ -39,6 +39,7 @@ from ..rulesets import Ruleset
 from ..scoring import Result, plural
 from ..state import State
 from ..views import View
+from ._analysis import CHART_H, CHART_W, Analysed, draw_analysis
 from ._cards import CARD_H, CARD_W, check_suits, draw_back, draw_card, draw_suit
 from ._chart import Bar, bars_height, draw_bars, draw_flow, flow_rows, flow_size
 from ._deal import (
@@ -61,6 +62,7 @@ __all__ = [
     "LIGHT",
     "Bar",
     "Style",
+    "analysis",
     "back",
     "bar_chart",
     "card",
@@ -491,6 +493,30 @@ def flow(
     return cv.svg(scale)
 
 
+def analysis(
+    value: Analysed, *, scale: float = 1.0, theme: str = "light", colors: Colors = None
+) -> str:
+    """Return the chart of a deal's analysis: the units each seat's plays lost, trick by trick.
+
+    ``value`` is a :class:`calabrasella.bots.Analysis`. Each trick has a bar
+    per seat (the units its play lost with every hand open); the biggest
+    mistake is ringed and named; with estimates, a black mark shows the
+    units lost by the estimate from the mover's own view.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> from calabrasella.bots import analyse
+        >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
+        >>> analysis(analyse(end, from_trick=12)).startswith("<svg")
+        True
+    """
+    if not isinstance(value, Analysed):
+        raise TypeError(f"expected an analysis, got {type(value).__name__}")
+    cv = _canvas(CHART_W, CHART_H, theme, colors, "the units lost trick by trick")
+    draw_analysis(cv, value)
+    return cv.svg(scale)
+
+
 def picture(value: object) -> str:
     """Return the default picture of a library object (what a notebook shows).
 
@@ -514,6 +540,8 @@ def picture(value: object) -> str:
         return result(value)
     if isinstance(value, Match):
         return match(value)
+    if isinstance(value, Analysed):
+        return analysis(value)
     raise TypeError(f"no picture for a {type(value).__name__}")
 
 

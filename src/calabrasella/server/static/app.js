@@ -6,7 +6,7 @@ const params = new URLSearchParams(location.search);
 const state = { socket: null, view: null, deal: 0, turn: 0, seat: null, names: [], token: null,
                 table: params.get("table"), deadline: null, banks: null, banksAt: 0,
                 totals: null, welcomed: false, stopped: false, over: false, retry: null,
-                results: [] };
+                results: [], analysed: null };
 window.received = [];  // every message the page received, in order (the tests read it)
 window.cardClicks = 0;  // moves made by clicking a card (the tests read it)
 
@@ -208,6 +208,26 @@ function showResult(message) {
   p.hidden = false;
 }
 
+function offerAnalysis(deal) {
+  // After a deal ends its cards are public: offer the chart of its analysis (computed on asking).
+  state.analysed = deal;
+  $("analyse-deal").textContent = deal;
+  $("analyse-box").hidden = false;
+  $("analysis").hidden = true;
+  $("analyse").disabled = false;
+}
+
+function showAnalysis() {
+  const deal = state.analysed;
+  if (deal === null) return;
+  const img = $("analysis-chart");
+  $("analyse").disabled = true;
+  img.onload = () => { $("analysis").hidden = false; document.body.dataset.analysis = String(deal); };
+  img.onerror = () => { notice("the analysis of deal " + deal + " is not available", "error");
+                        $("analyse").disabled = false; };
+  img.src = "/analysis/" + deal + ".svg" + (state.table ? "?table=" + encodeURIComponent(state.table) : "");
+}
+
 function showToken() {
   if (!state.token) return;
   const url = new URL(location.origin + location.pathname);
@@ -248,6 +268,7 @@ function receive(message) {
       state.results.push({ deal: message.deal, payments: message.result.payments,
                            summary: message.summary });
       showResult(message);
+      offerAnalysis(message.deal);
       drawLedger(false);
       break;
     case "match_over":
@@ -359,6 +380,7 @@ setInterval(() => {
   $("clock").textContent = parts.join(" \u00b7 ");
 }, 250);
 $("join").addEventListener("submit", join);
+$("analyse").addEventListener("click", showAnalysis);
 $("watch-instead").addEventListener("click", () => {
   $("spectate").checked = true;
   join();

@@ -1,0 +1,126 @@
+"""The browser table's analysis of a finished deal: served once the deal is over, never before."""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+from server_kit import run, until
+from test_server_web import get, next_of, raw_http, serving, status, tab
+
+import calabrasella as cb
+from calabrasella.server import Lobby, Table, WebTable
+
+#: Searches bounded small: the chart is drawn (plays past it are not valued) in pure Python too.
+SMALL = 5_000
+
+
+def body(answer: bytes) -> bytes:
+    return answer.partition(b"\r\n\r\n")[2]
+
+
+def test_a_finished_deal_s_analysis_is_a_chart() -> None:
+    async def scenario() -> None:
+        table = Table(cb.CAVENDISH, deals=2, bots=(0, 1, 2), seed=3, matches=1)
+        async with serving(table) as (_, page, port):
+            page.analyst.max_nodes = SMALL
+            await until(lambda: page.finished.get("", 1) is not None)
+            answer = await raw_http(port, get("/analysis/1.svg"), wait=60)
+            assert status(answer) == 200 and b"image/svg+xml" in answer
+            root = ET.fromstring(body(answer))
+            assert root.tag == "{http://www.w3.org/2000/svg}svg"
+            assert b"Units lost trick by trick" in body(answer)
+            again = await raw_http(port, get("/analysis/1.svg"), wait=10)  # kept: no new search
+            assert body(again) == body(answer)
+            for path in ("/analysis/7.svg", "/analysis/x.svg", "/analysis/1.svg?table=other",
+                         "/analysis/" + "9" * 5000 + ".svg"):  # fmt: skip
+                assert status(await raw_http(port, get(path))) == 404, path
+
+    run(scenario(), limit=120)
+
+
+def test_behind_a_lobby_the_table_is_named() -> None:
+    async def scenario() -> None:
+        lobby = Lobby({"a": Table(cb.CAVENDISH, deals=1, bots=(1, 2), seed=3),
+                       "b": Table(cb.CAVENDISH, deals=2, bots=(0, 1, 2), seed=4)})  # fmt: skip
+        await lobby.start()
+        page = WebTable(lobby)
+        page.analyst.max_nodes = SMALL
+        port = await page.start()
+        try:
+            await until(lambda: page.finished.get("b", 1) is not None)
+            answer = await raw_http(port, get("/analysis/1.svg?table=b"), wait=60)
+            assert status(answer) == 200 and ET.fromstring(body(answer)).tag.endswith("svg")
+            for path in ("/analysis/1.svg", "/analysis/1.svg?table=a"):  # no deal over there
+                assert status(await raw_http(port, get(path))) == 404, path
+        finally:
+            await lobby.close()
+            await page.close()
+
+    run(scenario(), limit=120)
+
+
+def test_nothing_is_served_while_the_deal_is_played() -> None:
+    async def scenario() -> None:
+        table = Table(cb.CAVENDISH, deals=1, bots=(1, 2), seed=3, matches=1)
+        async with serving(table) as (_, page, port):
+            ws = await tab(port)
+            await ws.send(json.dumps({"type": "hello", "name": "ann", "seat": 0}))
+            await next_of(ws, "view")  # seat 0 sits and does not move: the deal waits
+            assert table.state is not None and not table.state.is_over
+            assert status(await raw_http(port, get("/analysis/1.svg"))) == 404
+            assert page.finished.deals == {}
+            await ws.close()
+
+    run(scenario())
+
+
+@pytest.mark.slow
+def test_the_page_offers_the_analysis_after_the_deal_in_chromium(tmp_path: Path) -> None:
+    """Seat 0 plays a one-deal match in headless Chromium; no offer while it plays; after it,
+    the button shows the chart, and a screenshot of the page is saved."""
+    browser_kit = pytest.importorskip("test_server_browser")
+    if browser_kit.CHROMIUM is None:
+        pytest.skip("no chromium installed")
+    loop = browser_kit.Loop()
+    table = Table(cb.CAVENDISH, deals=1, seed=21, bots=(1, 2), move_time=None)
+    page = WebTable(table)
+    page.analyst.max_nodes = SMALL
+
+    async def start() -> int:
+        await table.start()
+        return await page.start()
+
+    async def stop() -> None:
+        await table.close()
+        await page.close()
+
+    port = loop.do(start())
+    browser = browser_kit.Browser(tmp_path)
+    try:
+        session = browser.open(f"http://127.0.0.1:{port}/?name=ann&seat=0&autoplay=1")
+        browser.until(session, "Boolean(state.view && state.view.phase === 'playing')", 30)
+        assert browser.js(session, "document.getElementById('analyse-box').hidden") is True
+        browser.until(session, "document.body.dataset.over === '1'", 60)
+        assert browser.js(session, "document.getElementById('analyse-box').hidden") is False
+        browser.js(session, "document.getElementById('analyse').click()")
+        browser.until(session, "document.body.dataset.analysis === '1'", 60)
+        chart = browser.js(session, "(() => { const i = document.getElementById('analysis-chart');"
+                                    " return [i.naturalWidth, i.getBoundingClientRect().width,"
+                                    " i.src]; })()")  # fmt: skip
+        assert chart[0] > 0 and chart[1] > 100 and chart[2].endswith("/analysis/1.svg")
+        shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
+        shots.mkdir(parents=True, exist_ok=True)
+        browser.js(session, "document.getElementById('analysis').scrollIntoView()")
+        browser_kit.shoot(browser.pipe, session, shots / "browser-table-analysis.png")
+    finally:
+        browser.close()
+        loop.do(stop())
+        loop.stop()
