@@ -167,49 +167,36 @@ static inline int settled(const Core *S, const Ctx *x, int c, int *own) {
     return 0;
 }
 
-/* The cards of `playable` worth searching. Cards of one suit with no card of
- * `out` (the other hands' and the trick's) between them form a block: they
- * win and lose the same tricks. If the block settles which side takes the
- * trick, one card of it: the most units to the own side, else the fewest;
- * if not, one card of each unit class. */
+/* The cards of `playable` worth searching, strongest first in each suit.
+ * Cards of one suit with no card of `out` (the other hands' and the trick's)
+ * between them form a block: they win and lose the same tricks. If the block
+ * settles which side takes the trick, one card of it: the most units to the
+ * own side, else the fewest (the strongest of those); if not, the strongest
+ * card of each unit class. */
 static int reps(const Core *S, u64 playable, u64 out, const Ctx *x, Move *moves) {
     int n = 0;
     for (int s = 0; s < 4; s++) {
-        u64 m = playable & S->suit[s];
-        if (!m) continue;
-        u64 both = (m | out) & S->suit[s];
-        int start = n; /* the block's first move */
-        int decided = 0, own = 0, pick = -1;
-        while (1) {
-            int c = both ? CTZ(both) : 64;
-            if (c == 64 || !(m >> c & 1)) { /* the block ends */
-                if (decided && pick >= 0) {
-                    n = start;
-                    moves[n].card = pick;
-                    moves[n].score = 0;
-                    n++;
+        u64 m = playable & S->suit[s], o = out & S->suit[s];
+        while (m) {
+            int c = CTZ(m); /* the block's strongest card */
+            u64 below = o & ~(((u64)2 << c) - 1); /* the other hands' cards under it */
+            u64 block = below ? m & (((u64)1 << CTZ(below)) - 1) : m;
+            m &= ~block;
+            u64 picks = 0;
+            int own;
+            if (settled(S, x, c, &own)) {
+                for (int i = 0; i < S->nclass && !picks; i++) {
+                    u64 b = block & S->class_mask[S->class_order[own ? S->nclass - 1 - i : i]];
+                    picks = b & (~b + 1);
                 }
-                if (c == 64) break;
-                both &= both - 1;
-                start = n;
-                decided = 0;
-                pick = -1;
-                continue;
+            } else {
+                for (int k = 0; k < 4; k++) {
+                    u64 b = block & S->class_mask[k];
+                    picks |= b & (~b + 1);
+                }
             }
-            both &= both - 1;
-            if (start == n && pick < 0) { /* the block's strongest card */
-                decided = settled(S, x, c, &own);
-                pick = c;
-            } else if (decided) {
-                int u = S->units[c], v = S->units[pick];
-                if (own ? u > v : u < v) pick = c;
-                continue;
-            }
-            if (decided) continue;
-            unsigned seen_class = 0;
-            for (int i = start; i < n; i++) seen_class |= 1u << S->uclass[moves[i].card];
-            if (!(seen_class >> S->uclass[c] & 1)) {
-                moves[n].card = c;
+            for (; picks; picks &= picks - 1) {
+                moves[n].card = CTZ(picks);
                 moves[n].score = 0;
                 n++;
             }
