@@ -101,6 +101,8 @@ typedef struct {
     int class_units[4]; /* the units of a card of the class */
     int class_order[4]; /* the classes by their units, the fewest first */
     int nclass;         /* how many classes have cards */
+    u64 by_units[2][4]; /* the classes' cards, the fewest units first ([0]) or the most ([1]) */
+    int units_by[2][4]; /* the units of a card of each */
     int shift[4];      /* the suit's lowest card: a suit is a run of cards */
     Entry *table;      /* 64-byte aligned, in table_block */
     void *table_block; /* what was allocated */
@@ -184,9 +186,12 @@ static int reps(const Core *S, u64 playable, u64 out, const Ctx *x, Move *moves)
             m &= ~block;
             u64 picks = 0;
             int own;
-            if (settled(S, x, c, &own)) {
-                for (int i = 0; i < S->nclass && !picks; i++) {
-                    u64 b = block & S->class_mask[S->class_order[own ? S->nclass - 1 - i : i]];
+            if (!(block & (block - 1))) { /* one card */
+                picks = block;
+            } else if (settled(S, x, c, &own)) {
+                const u64 *by_units = S->by_units[own];
+                for (int i = 0; !picks; i++) { /* a class of the block's is met */
+                    u64 b = block & by_units[i];
                     picks = b & (~b + 1);
                 }
             } else {
@@ -225,10 +230,9 @@ static void order(Move *moves, int n) {
 static int least_units(const Core *S, u64 mask, int count, int most) {
     int sum = 0;
     for (int i = 0; i < S->nclass && count > 0; i++) {
-        int k = S->class_order[most ? S->nclass - 1 - i : i];
-        int n = POPCOUNT(mask & S->class_mask[k]);
+        int n = POPCOUNT(mask & S->by_units[most][i]);
         if (n > count) n = count;
-        sum += n * S->class_units[k];
+        sum += n * S->units_by[most][i];
         count -= n;
     }
     return sum;
@@ -821,6 +825,14 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
             j--;
         }
         self->class_order[j] = k;
+    }
+    memset(self->by_units, 0, sizeof self->by_units);
+    for (int i = 0; i < self->nclass; i++) {
+        int fewest = self->class_order[i], most = self->class_order[self->nclass - 1 - i];
+        self->by_units[0][i] = self->class_mask[fewest];
+        self->by_units[1][i] = self->class_mask[most];
+        self->units_by[0][i] = self->class_units[fewest];
+        self->units_by[1][i] = self->class_units[most];
     }
     Py_XSETREF(self->clock, Py_NewRef(clock));
     Py_XSETREF(self->exc, Py_NewRef(exc));
