@@ -1,4 +1,4 @@
-/* Private: the solver's search at trick boundaries, compiled (see _solver_native.py).
+/* Private: the solver's search at trick boundaries, compiled (see _solver_core.NativeSearch).
  *
  * The same question as _solver_core.Search's probe: from a trick boundary,
  * with the hands h0 (the declarer), h1 and h2 (the adversaries after him)
@@ -11,20 +11,25 @@
  *   - each card's units and a class of its units (equal units, equal class);
  *   - the last-trick bonus and whether suit must be followed.
  * What this file assumes (checked in Python against Card.beats before the
- * module is used): cards are bits 0..39; a card beats another if and only
+ * module is used): cards are bits 0..39, each suit a run of consecutive
+ * bits (checked here too); a card beats another if and only
  * if both are of one suit and its bit is the lower one; a card of another
  * suit than the one led never wins the trick (no trumps); a trick's winner
  * leads the next; when suit must be followed a hand holding the suit led
  * plays one of those cards, else any card.
  *
  * The search: alpha-beta over whole tricks, null window, fail-soft; a
- * fixed-size transposition table (4-way buckets) keyed on the relative
- * position (each suit as the holders and unit classes of its cards left,
- * strongest first; the four suits sorted, being interchangeable when there
- * are no trumps) keeping a lower and an upper bound and the lead that
- * decided; equivalent cards (one hand, one suit, no other live card between
- * them, the same unit class) searched once; leads ordered by the stored lead,
- * two killer leads per (role, tricks left), then sure winners and low cards.
+ * transposition table in native memory (32-byte entries in 4-way buckets; it
+ * starts small and grows fourfold when half full, up to a size the caller
+ * sets) keyed on the relative position (each suit as the holders and unit
+ * classes of its cards left, strongest first; the four suits sorted, being
+ * interchangeable when there are no trumps) keeping a lower and an upper
+ * bound and the lead that decided; bounds from cashing (as in Python), tried
+ * before the table, each suit's figures memoised; equivalent cards (one
+ * hand, one suit, no other live card between them, the same unit class)
+ * searched once; leads ordered by the stored lead, two killer leads per
+ * (role, tricks left), their history with six tricks left or more, then sure
+ * winners and low cards.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -18,10 +18,10 @@ The search is an alpha-beta over whole tricks on card masks (see
 that cannot matter searched once, and bounds from the tricks a side can
 cash. The search at trick boundaries comes in two builds with the same
 answers: a compiled one (a C extension module, in a wheel built where a C
-compiler was found), a whole deal of twelve tricks in a few hundredths of
-a second at the median, and the pure-Python one, the reference and the
-fallback, half a second to a second at the median and ten seconds or more
-for a close deal (``benchmarks/solver_native.py``, ``benchmarks/solver.py``).
+compiler was found), a whole deal of twelve tricks in about a hundredth of
+a second at the median and a few tenths at most, and the pure-Python one,
+the reference and the fallback, half a second to a second at the median
+and ten seconds or more for a close deal (``benchmarks/solver.py``).
 :data:`COMPILED` tells which one is in use; docs/bots.md says how to get
 the compiled one. The cyclic garbage collector is held off during a search
 and switched back on after it.
