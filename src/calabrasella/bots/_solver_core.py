@@ -577,9 +577,10 @@ def _load() -> ModuleType | None:
 NATIVE: ModuleType | None = _load()
 _TABLES = native_tables() if NATIVE is not None else None
 #: log2 of the most entries the compiled search's transposition table grows to (32
-#: bytes each: 8 MiB). It starts at 4,096 entries and grows fourfold when half full;
-#: 2**20 at most saves nodes on the slowest deals only, and costs time in the others.
-TABLE_BITS = 18
+#: bytes each: 32 MiB). It starts at 4,096 entries and grows fourfold when half full
+#: up to 2**18 (8 MiB), then when seven eighths full: only the slowest deals (a
+#: million nodes or more) grow it further, and they search half as many nodes with it.
+TABLE_BITS = 20
 
 
 class NativeSearch(Search):

@@ -20,8 +20,7 @@
  *
  * The search: alpha-beta over whole tricks, null window, fail-soft; a
  * transposition table in native memory (32-byte entries in 4-way buckets; it
- * starts small and grows fourfold when half full, up to a size the caller
- * sets) keyed on the relative position (each suit as the holders and unit
+ * starts small and grows as it fills, up to a size the caller sets) keyed on the relative position (each suit as the holders and unit
  * classes of its cards left, strongest first; the four suits sorted, being
  * interchangeable when there are no trumps) keeping a lower and an upper
  * bound and the lead that decided; bounds from cashing (as in Python), tried
@@ -78,9 +77,12 @@ typedef struct {
 
 /* The transposition table has buckets of WAYS entries (two to a cache line),
  * 2**bits entries in all: it starts at FIRST_BITS and grows fourfold when
- * half full, up to the most the caller allows. */
+ * half full, or from 2**LARGE_BITS entries on when seven eighths full (so
+ * that only the slowest deals pay for a table larger than the caches), up to
+ * the most the caller allows. */
 #define WAYS 4
 #define FIRST_BITS 12
+#define LARGE_BITS 18
 
 /* What one suit of a position gives the key and the bounds: memoised by the
  * suit's three hands (the cards held by hands 0, 1, 2, shifted to bit 0). */
@@ -535,7 +537,10 @@ static void store(Core *S, const Key *k, int depth, int lo, int hi, int v, int t
     }
     if (best >= 0) e->best = (int8_t)best;
     S->used += fresh;
-    if (S->used * 2 > ((u64)1 << S->bits) && S->bits < S->max_bits) grow(S);
+    if (S->bits < S->max_bits) {
+        u64 size = (u64)1 << S->bits;
+        if (S->bits < LARGE_BITS ? S->used * 2 > size : S->used * 8 > size * 7) grow(S);
+    }
 }
 
 /* --- the search --------------------------------------------------------------- */
