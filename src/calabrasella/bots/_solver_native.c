@@ -62,7 +62,8 @@ static inline int POPCOUNT(u64 x) {
 #endif
 
 /* A position's key: the four suits' codes (see suit_code), sorted, and the
- * leader, packed in three words (a code has at most 41 bits). */
+ * leader, packed in three words (a code has at most 41 bits: a suit has at
+ * most 10 cards, checked when the core is made). */
 typedef struct {
     u64 w[3];
 } Key;
@@ -87,7 +88,7 @@ typedef struct {
 /* What one suit of a position gives the key and the bounds: memoised by the
  * suit's three hands (the cards held by hands 0, 1, 2, shifted to bit 0). */
 typedef struct {
-    u64 tag;         /* h0 | h1 << 16 | h2 << 32 of the suit; ~0: an empty slot */
+    u64 tag;         /* h0 | h1 << 10 | h2 << 20 of the suit; ~0: an empty slot */
     u64 code;        /* the suit's code in the key (suit_code) */
     int8_t info[16]; /* suit_info's figures (the last unused) */
 } SuitMemo;
@@ -405,7 +406,7 @@ static u64 suit_code(const Core *S, int s, u64 h0, u64 h1, u64 h2) {
 /* The memo entry of suit s of a position, filled in if it was not there. */
 static const SuitMemo *suit_memo(Core *S, int s, u64 h0, u64 h1, u64 h2) {
     int sh = S->shift[s];
-    u64 tag = (h0 & S->suit[s]) >> sh | ((h1 & S->suit[s]) >> sh) << 16 | ((h2 & S->suit[s]) >> sh) << 32;
+    u64 tag = (h0 & S->suit[s]) >> sh | ((h1 & S->suit[s]) >> sh) << 10 | ((h2 & S->suit[s]) >> sh) << 20;
     SuitMemo *m = S->memo + ((tag * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
     if (m->tag != tag) {
         int info[15];
@@ -486,8 +487,8 @@ static Entry *slot_for(Entry *b, const Key *k, int *fresh) {
     return e;
 }
 
-/* Grow the table fourfold (at most to max_bits), the entries moved over (kept as they are if the
- * memory is not there: the table only serves to save work). */
+/* Grow the table fourfold (at most to max_bits), the entries moved over
+ * (kept as it is if the memory is not there: the table only saves work). */
 static void grow(Core *S) {
     Entry *old = S->table;
     void *old_block = S->table_block;
@@ -782,8 +783,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     for (int s = 0; s < 4; s++) {
         u64 m = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(suits, s));
         if (PyErr_Occurred()) return -1;
-        if (m >> 40 || (m & seen) || POPCOUNT(m) > 15) {
-            PyErr_SetString(PyExc_ValueError, "suit masks: 40 cards, at most 15 a suit, disjoint");
+        if (m >> 40 || (m & seen) || POPCOUNT(m) > 10) {
+            PyErr_SetString(PyExc_ValueError, "suit masks: 40 cards, at most 10 a suit, disjoint");
             return -1;
         }
         seen |= m;
