@@ -9,17 +9,21 @@ would pass): stronger declarers, closer deals, harder solves. With ``--tricks 12
 the whole play; with fewer, seeded random plays come first until that many
 tricks are left. Prints one row per deal with ``--verbose``, then a table:
 median and max wall time and CPU time (process time: on a machine shared
-with other work it is the fairer figure), median and max nodes. The header
-says whether the installed solver is compiled (a mypyc build) or pure Python.
-With ``--one-best`` it asks for the value and one best action only
-(``solve(state, all_best=False)``, what a bot needs) instead of every best
-action.
+with other work it is the fairer figure), median and max nodes; with
+``--rules both``, a row for each game too. With ``--one-best`` it asks for
+the value and one best action only (``solve(state, all_best=False)``, what
+a bot needs) instead of every best action.
+
+``--builds compiled pure`` solves each deal with both searches in one run
+(the compiled one needs the extension built: ``python hatch_build.py``),
+cold: every solve starts from empty tables, on deals no solve met before in
+the run; the pure search only the first ``--pure-deals`` of them (it is
+slower). Several ``--exchange`` kinds are measured one after the other, each
+on the same seeds. By default the build in use is measured (``COMPILED``).
 
 usage: python benchmarks/solver.py [--deals N] [--tricks T ...] [--rules R]
-       [--exchange first|random|heuristic] [--seed S] [--one-best] [--verbose]
-
-The issue's targets (2-core machine): 12 tricks median under 0.5 s and none
-over 5 s; 6 tricks left median under 5 ms.
+       [--exchange first|random|heuristic ...] [--seed S] [--one-best]
+       [--builds compiled|pure ...] [--pure-deals N] [--verbose]
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import statistics
 import time
 
 import calabrasella as cb
+from calabrasella.bots import solver
 from calabrasella.bots.solver import COMPILED, solve
 
 RULES: dict[str, tuple[cb.Ruleset, ...]] = {
@@ -98,6 +103,19 @@ def advance(state: cb.State, tricks_left: int, seed: int) -> cb.State:
     return state
 
 
+def summary(walls: list[float], cpus: list[float], nodes: list[int]) -> dict[str, float]:
+    """The table's figures of a set of solves."""
+    return {
+        "deals": len(walls),
+        "median wall": statistics.median(walls),
+        "max wall": max(walls),
+        "median cpu": statistics.median(cpus),
+        "max cpu": max(cpus),
+        "median nodes": statistics.median(nodes),
+        "max nodes": max(nodes),
+    }
+
+
 def measure(
     deals: int,
     tricks: int,
@@ -106,37 +124,41 @@ def measure(
     first_seed: int,
     verbose: bool,
     all_best: bool = True,
-) -> dict[str, float]:
-    """Solve ``deals`` deals with ``tricks`` tricks left; return the summary figures."""
-    walls: list[float] = []
-    cpus: list[float] = []
-    nodes: list[int] = []
-    for i in range(deals):
-        seed = first_seed + i
-        ruleset = rules[i % len(rules)]
-        state = advance(play_state(ruleset, seed, exchange), tricks, seed)
-        gc.collect()  # not the leftovers of the last solve's work
-        wall, cpu = time.perf_counter(), time.process_time()
-        solution = solve(state, all_best=all_best)
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        walls.append(wall)
-        cpus.append(cpu)
-        nodes.append(solution.nodes)
-        if verbose:
-            print(
-                f"  {ruleset.name:<13} seed {seed:<5} {tricks:>2} tricks: "
-                f"{solution.declarer_units:>2} units, {solution.nodes:>8} nodes, "
-                f"{wall:8.3f} s wall, {cpu:8.3f} s cpu",
-                flush=True,
-            )
-    return {
-        "median wall": statistics.median(walls),
-        "max wall": max(walls),
-        "median cpu": statistics.median(cpus),
-        "max cpu": max(cpus),
-        "median nodes": statistics.median(nodes),
-        "max nodes": max(nodes),
-    }
+    build: str | None = None,
+) -> dict[str, dict[str, float]]:
+    """Solve ``deals`` deals with ``tricks`` tricks left with the search ``build``
+    (compiled or pure; None: the one in use); return the summary figures, for all
+    deals ("all") and for each game by its name."""
+    native = solver._native
+    if build is not None:
+        if build == "compiled" and not COMPILED:
+            raise SystemExit("--builds compiled: the compiled search is not built")
+        solver._native = build == "compiled"
+    runs: dict[str, tuple[list[float], list[float], list[int]]] = {}
+    try:
+        for i in range(deals):
+            seed = first_seed + i
+            ruleset = rules[i % len(rules)]
+            state = advance(play_state(ruleset, seed, exchange), tricks, seed)
+            gc.collect()  # not the leftovers of the last solve's work
+            wall, cpu = time.perf_counter(), time.process_time()
+            solution = solve(state, all_best=all_best)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            for key in ("all", ruleset.name):
+                walls, cpus, nodes = runs.setdefault(key, ([], [], []))
+                walls.append(wall)
+                cpus.append(cpu)
+                nodes.append(solution.nodes)
+            if verbose:
+                print(
+                    f"  {ruleset.name:<13} seed {seed:<5} {tricks:>2} tricks: "
+                    f"{solution.declarer_units:>2} units, {solution.nodes:>8} nodes, "
+                    f"{wall:8.3f} s wall, {cpu:8.3f} s cpu",
+                    flush=True,
+                )
+    finally:
+        solver._native = native
+    return {key: summary(*lists) for key, lists in runs.items()}
 
 
 def main() -> None:
@@ -147,42 +169,55 @@ def main() -> None:
         "--tricks", type=int, nargs="+", default=[12, 6], help="tricks left when solving (12 6)"
     )
     parser.add_argument("--rules", choices=sorted(RULES), default="both", help="alternate both")
-    parser.add_argument("--exchange", choices=("first", "random", "heuristic"), default="first")
+    parser.add_argument(
+        "--exchange", choices=("first", "random", "heuristic"), nargs="+", default=["first"]
+    )
     parser.add_argument("--seed", type=int, default=0, help="the first deal's seed")
     parser.add_argument("--one-best", action="store_true", help="solve(all_best=False)")
+    parser.add_argument(
+        "--builds", choices=("compiled", "pure"), nargs="+", help="searches to compare"
+    )
+    parser.add_argument(
+        "--pure-deals", type=int, help="with --builds: the pure search's deals (default --deals)"
+    )
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args()
+    builds: list[str | None] = list(args.builds) if args.builds else [None]
     rows = []
-    for tricks in args.tricks:
-        if not 1 <= tricks <= 12:
-            parser.error(f"--tricks {tricks}: expected 1..12")
-        rows.append(
-            (
-                tricks,
-                measure(
-                    args.deals,
+    for exchange in args.exchange:
+        for tricks in args.tricks:
+            if not 1 <= tricks <= 12:
+                parser.error(f"--tricks {tricks}: expected 1..12")
+            for build in builds:
+                deals = args.deals
+                if build == "pure" and args.pure_deals is not None:
+                    deals = min(deals, args.pure_deals)
+                found = measure(
+                    deals,
                     tricks,
                     RULES[args.rules],
-                    args.exchange,
+                    exchange,
                     args.seed,
                     args.verbose,
                     not args.one_best,
-                ),
-            )
-        )
-    built = "compiled" if COMPILED else "pure Python"
+                    build,
+                )
+                name = build or ("compiled" if COMPILED else "pure")
+                rows += [(exchange, tricks, name, key, r) for key, r in found.items()]
     print(
-        f"solver ({built}), {args.deals} deals ({args.rules}, {args.exchange} exchange, "
-        f"seeds {args.seed}..{', one best action' if args.one_best else ''}):"
+        f"solver, {args.deals} deals ({args.rules}, seeds {args.seed}.."
+        f"{', one best action' if args.one_best else ', every best action'}), "
+        f"CPU seconds a solve:"
     )
     print(
-        f"{'tricks':>6} {'median s':>10} {'max s':>9} {'median cpu':>11} {'max cpu':>9} "
-        f"{'median nodes':>13} {'max nodes':>10}"
+        f"{'exchange':<9} {'tricks':>6} {'build':<8} {'game':<12} {'deals':>5} {'median s':>9} "
+        f"{'max s':>7} {'median cpu':>10} {'max cpu':>8} {'median nodes':>12} {'max nodes':>9}"
     )
-    for tricks, r in rows:
+    for exchange, tricks, name, key, r in rows:
         print(
-            f"{tricks:>6} {r['median wall']:>10.4f} {r['max wall']:>9.3f} {r['median cpu']:>11.4f} "
-            f"{r['max cpu']:>9.3f} {r['median nodes']:>13.0f} {r['max nodes']:>10.0f}"
+            f"{exchange:<9} {tricks:>6} {name:<8} {key:<12} {r['deals']:>5.0f} "
+            f"{r['median wall']:>9.4f} {r['max wall']:>7.3f} {r['median cpu']:>10.4f} "
+            f"{r['max cpu']:>8.3f} {r['median nodes']:>12.0f} {r['max nodes']:>9.0f}"
         )
 
 

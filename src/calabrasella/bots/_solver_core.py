@@ -576,15 +576,19 @@ def _load() -> ModuleType | None:
 #: not built or ``CALABRASELLA_PURE_SOLVER=1`` turned it off.
 NATIVE: ModuleType | None = _load()
 _TABLES = native_tables() if NATIVE is not None else None
-#: log2 of the compiled search's transposition table entries (40 bytes each).
-TABLE_BITS = 18
+#: log2 of the most entries the compiled search's transposition table grows to (32
+#: bytes each: 32 MiB). It starts at 4,096 entries and grows fourfold when half full
+#: up to 2**18 (8 MiB), then when seven eighths full: only the slowest deals (a
+#: million nodes or more) grow it further, and they search half as many nodes with it.
+TABLE_BITS = 20
 
 
 class NativeSearch(Search):
     """A :class:`Search` whose probe is the compiled one (the rest, in Python, the same).
 
     The probe answers the same question with the same fail-soft contract;
-    its table is fixed-size, in native memory, and freed by :meth:`release`.
+    its table is in native memory (growing up to ``2 ** TABLE_BITS`` entries) and is
+    freed by :meth:`release`.
     """
 
     def __init__(self, bonus: int, follow: bool, limit: int = -1, module: ModuleType | None = None) -> None:

@@ -1,4 +1,4 @@
-/* Private: the solver's search at trick boundaries, compiled (see _solver_native.py).
+/* Private: the solver's search at trick boundaries, compiled (see _solver_core.NativeSearch).
  *
  * The same question as _solver_core.Search's probe: from a trick boundary,
  * with the hands h0 (the declarer), h1 and h2 (the adversaries after him)
@@ -11,20 +11,24 @@
  *   - each card's units and a class of its units (equal units, equal class);
  *   - the last-trick bonus and whether suit must be followed.
  * What this file assumes (checked in Python against Card.beats before the
- * module is used): cards are bits 0..39; a card beats another if and only
+ * module is used): cards are bits 0..39, each suit a run of consecutive
+ * bits (checked here too); a card beats another if and only
  * if both are of one suit and its bit is the lower one; a card of another
  * suit than the one led never wins the trick (no trumps); a trick's winner
  * leads the next; when suit must be followed a hand holding the suit led
  * plays one of those cards, else any card.
  *
  * The search: alpha-beta over whole tricks, null window, fail-soft; a
- * fixed-size transposition table (4-way buckets) keyed on the relative
- * position (each suit as the holders and unit classes of its cards left,
- * strongest first; the four suits sorted, being interchangeable when there
- * are no trumps) keeping a lower and an upper bound and the lead that
- * decided; equivalent cards (one hand, one suit, no other live card between
- * them, the same unit class) searched once; leads ordered by the stored lead,
- * two killer leads per (role, tricks left), then sure winners and low cards.
+ * transposition table in native memory (32-byte entries in 4-way buckets; it
+ * starts small and grows as it fills, up to a size the caller sets) keyed on the relative position (each suit as the holders and unit
+ * classes of its cards left, strongest first; the four suits sorted, being
+ * interchangeable when there are no trumps) keeping a lower and an upper
+ * bound and the lead that decided; bounds from cashing (as in Python), tried
+ * before the table, each suit's figures memoised; equivalent cards (one
+ * hand, one suit, no other live card between them, the same unit class)
+ * searched once; leads ordered by the stored lead, two killer leads per
+ * (role, tricks left), their history with six tricks left or more, then sure
+ * winners and low cards.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,20 +40,61 @@ typedef uint64_t u64;
 
 #define ABORT (-100000)
 
+/* Bit counts. CTZ and CLZ are never given 0. Without the POPCNT instruction
+ * (a wheel targets the baseline x86-64) GCC's builtin popcount is a library
+ * call; the sum of bits by halves below is inlined and as fast. */
 #if defined(__GNUC__) || defined(__clang__)
-#define POPCOUNT(x) __builtin_popcountll(x)
 #define CTZ(x) __builtin_ctzll(x)
 #define CLZ(x) __builtin_clzll(x)
 #else
 static int CLZ(u64 x) { int n = 0; while (!(x >> 63)) { x <<= 1; n++; } return n; }
-static int POPCOUNT(u64 x) { int n = 0; while (x) { x &= x - 1; n++; } return n; }
 static int CTZ(u64 x) { int n = 0; while (!(x & 1)) { x >>= 1; n++; } return n; }
 #endif
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
+#define POPCOUNT(x) __builtin_popcountll(x)
+#else
+static inline int POPCOUNT(u64 x) {
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
+#endif
 
+/* A position's key: the four suits' codes (see suit_code), sorted, and the
+ * leader, packed in three words (a code has at most 41 bits: a suit has at
+ * most 10 cards, checked when the core is made). */
 typedef struct {
-    u64 k[4];
+    u64 w[3];
+} Key;
+
+/* A table entry, 32 bytes: the key (w[0] == 0 for an empty slot, as a code
+ * starts with a 1 bit), bounds on the declarer's units from the position
+ * on, the lead that decided it last (-1: none) and the tricks left. */
+typedef struct {
+    u64 w[3];
     int8_t lo, hi, best, depth;
 } Entry;
+
+/* The transposition table has buckets of WAYS entries (two to a cache line),
+ * 2**bits entries in all: it starts at FIRST_BITS and grows fourfold when
+ * half full, or from 2**LARGE_BITS entries on when seven eighths full (so
+ * that only the slowest deals pay for a table larger than the caches), up to
+ * the most the caller allows. */
+#define WAYS 4
+#define FIRST_BITS 12
+#define LARGE_BITS 18
+
+/* What one suit of a position gives the key and the bounds: memoised by the
+ * suit's three hands (the cards held by hands 0, 1, 2, shifted to bit 0). */
+typedef struct {
+    u64 tag;         /* h0 | h1 << 10 | h2 << 20 of the suit; ~0: an empty slot */
+    u64 code;        /* the suit's code in the key (suit_code) */
+    int8_t info[16]; /* suit_info's figures (the last unused) */
+} SuitMemo;
+
+/* Suits memoised: a direct-mapped cache of 2**MEMO_BITS entries (128 KiB). */
+#define MEMO_BITS 12
 
 typedef struct {
     PyObject_HEAD
@@ -60,8 +105,19 @@ typedef struct {
     int units[64];
     int uclass[64];
     int rank[64]; /* 0 the strongest card of its suit */
-    Entry *table;
-    u64 buckets; /* number of 4-entry buckets, a power of two */
+    u64 class_mask[4];  /* the cards of each unit class */
+    int class_units[4]; /* the units of a card of the class */
+    int class_order[4]; /* the classes by their units, the fewest first */
+    int nclass;         /* how many classes have cards */
+    u64 by_units[2][4]; /* the classes' cards, the fewest units first ([0]) or the most ([1]) */
+    int units_by[2][4]; /* the units of a card of each */
+    int shift[4];      /* the suit's lowest card: a suit is a run of cards */
+    Entry *table;      /* 64-byte aligned, in table_block */
+    void *table_block; /* what was allocated */
+    int bits;          /* log2 of the entries in the table */
+    int max_bits;      /* the most it grows to */
+    u64 used;          /* entries filled */
+    SuitMemo *memo;
     long long nodes;
     long long limit; /* -1: none */
     double deadline; /* 0.0: none */
@@ -121,49 +177,39 @@ static inline int settled(const Core *S, const Ctx *x, int c, int *own) {
     return 0;
 }
 
-/* The cards of `playable` worth searching. Cards of one suit with no card of
- * `out` (the other hands' and the trick's) between them form a block: they
- * win and lose the same tricks. If the block settles which side takes the
- * trick, one card of it: the most units to the own side, else the fewest;
- * if not, one card of each unit class. */
+/* The cards of `playable` worth searching, strongest first in each suit.
+ * Cards of one suit with no card of `out` (the other hands' and the trick's)
+ * between them form a block: they win and lose the same tricks. If the block
+ * settles which side takes the trick, one card of it: the most units to the
+ * own side, else the fewest (the strongest of those); if not, the strongest
+ * card of each unit class. */
 static int reps(const Core *S, u64 playable, u64 out, const Ctx *x, Move *moves) {
     int n = 0;
     for (int s = 0; s < 4; s++) {
-        u64 m = playable & S->suit[s];
-        if (!m) continue;
-        u64 both = (m | out) & S->suit[s];
-        int start = n; /* the block's first move */
-        int decided = 0, own = 0, pick = -1;
-        while (1) {
-            int c = both ? CTZ(both) : 64;
-            if (c == 64 || !(m >> c & 1)) { /* the block ends */
-                if (decided && pick >= 0) {
-                    n = start;
-                    moves[n].card = pick;
-                    moves[n].score = 0;
-                    n++;
+        u64 m = playable & S->suit[s], o = out & S->suit[s];
+        while (m) {
+            int c = CTZ(m); /* the block's strongest card */
+            u64 below = o & ~(((u64)2 << c) - 1); /* the other hands' cards under it */
+            u64 block = below ? m & (((u64)1 << CTZ(below)) - 1) : m;
+            m &= ~block;
+            u64 picks = 0;
+            int own;
+            if (!(block & (block - 1))) { /* one card */
+                picks = block;
+            } else if (settled(S, x, c, &own)) {
+                const u64 *by_units = S->by_units[own];
+                for (int i = 0; !picks; i++) { /* a class of the block's is met */
+                    u64 b = block & by_units[i];
+                    picks = b & (~b + 1);
                 }
-                if (c == 64) break;
-                both &= both - 1;
-                start = n;
-                decided = 0;
-                pick = -1;
-                continue;
+            } else {
+                for (int k = 0; k < 4; k++) {
+                    u64 b = block & S->class_mask[k];
+                    picks |= b & (~b + 1);
+                }
             }
-            both &= both - 1;
-            if (start == n && pick < 0) { /* the block's strongest card */
-                decided = settled(S, x, c, &own);
-                pick = c;
-            } else if (decided) {
-                int u = S->units[c], v = S->units[pick];
-                if (own ? u > v : u < v) pick = c;
-                continue;
-            }
-            if (decided) continue;
-            unsigned seen_class = 0;
-            for (int i = start; i < n; i++) seen_class |= 1u << S->uclass[moves[i].card];
-            if (!(seen_class >> S->uclass[c] & 1)) {
-                moves[n].card = c;
+            for (; picks; picks &= picks - 1) {
+                moves[n].card = CTZ(picks);
                 moves[n].score = 0;
                 n++;
             }
@@ -185,93 +231,18 @@ static void order(Move *moves, int n) {
 }
 
 
-/* --- the transposition table ------------------------------------------------ */
-
-static void key_of(const Core *S, u64 h0, u64 h1, u64 h2, int lead, u64 *k) {
-    u64 all = h0 | h1 | h2;
-    for (int s = 0; s < 4; s++) {
-        u64 m = all & S->suit[s];
-        u64 code = 1;
-        while (m) {
-            int c = CTZ(m);
-            m &= m - 1;
-            u64 who = (h0 >> c & 1) ? 0 : (h1 >> c & 1) ? 1 : 2;
-            code = code << 4 | who << 2 | (u64)S->uclass[c];
-        }
-        k[s] = code;
-    }
-    u64 x;
-#define SWAP(a, b) if (k[a] > k[b]) { x = k[a]; k[a] = k[b]; k[b] = x; }
-    SWAP(0, 1) SWAP(2, 3) SWAP(0, 2) SWAP(1, 3) SWAP(1, 2)
-#undef SWAP
-    k[3] |= (u64)lead << 60;
-}
-
-static inline u64 hash_of(const u64 *k) {
-    u64 h = k[0] * 0x9E3779B97F4A7C15ULL ^ k[1] * 0xC2B2AE3D27D4EB4FULL
-            ^ k[2] * 0x165667B19E3779F9ULL ^ k[3] * 0x27D4EB2F165667C5ULL;
-    h ^= h >> 31;
-    h *= 0x94D049BB133111EBULL;
-    h ^= h >> 29;
-    return h;
-}
-
-static Entry *find(Core *S, const u64 *k) {
-    Entry *b = S->table + 4 * (hash_of(k) & (S->buckets - 1));
-    for (int i = 0; i < 4; i++) {
-        Entry *e = b + i;
-        if (e->k[0] == k[0] && e->k[1] == k[1] && e->k[2] == k[2] && e->k[3] == k[3])
-            return e;
-    }
-    return NULL;
-}
-
-static void store(Core *S, const u64 *k, int depth, int lo, int hi, int v, int t, int best) {
-    Entry *b = S->table + 4 * (hash_of(k) & (S->buckets - 1));
-    Entry *e = NULL;
-    for (int i = 0; i < 4; i++) {
-        if (b[i].k[0] == k[0] && b[i].k[1] == k[1] && b[i].k[2] == k[2] && b[i].k[3] == k[3]) {
-            e = b + i;
-            break;
-        }
-    }
-    if (!e) { /* an empty slot, else the one with the fewest tricks left */
-        e = b;
-        for (int i = 1; i < 4; i++)
-            if (b[i].depth < e->depth) e = b + i;
-        memcpy(e->k, k, sizeof e->k);
-        e->lo = (int8_t)lo;
-        e->hi = (int8_t)hi;
-        e->best = -1;
-        e->depth = (int8_t)depth;
-    }
-    if (v >= t) {
-        if (v > e->lo) e->lo = (int8_t)v;
-    } else if (v < e->hi) {
-        e->hi = (int8_t)v;
-    }
-    if (best >= 0) e->best = (int8_t)best;
-}
-
-/* --- the search --------------------------------------------------------------- */
-
 /* --- bounds from cashing (as _solver_moves.suit_info and bounds) ------------------- */
 
-/* The fewest (most) units `count` cards of `mask` hold, all of them if fewer. */
+/* The fewest (most) units `count` cards of `mask` hold, all of them if fewer:
+ * the cards counted class by class of units, the cheapest (dearest) first. */
 static int least_units(const Core *S, u64 mask, int count, int most) {
-    int u[40], n = 0;
-    while (mask) {
-        int c = CTZ(mask);
-        mask &= mask - 1;
-        int v = S->units[c], j = n++;
-        while (j > 0 && (most ? u[j - 1] < v : u[j - 1] > v)) {
-            u[j] = u[j - 1];
-            j--;
-        }
-        u[j] = v;
-    }
     int sum = 0;
-    for (int i = 0; i < count && i < n; i++) sum += u[i];
+    for (int i = 0; i < S->nclass && count > 0; i++) {
+        int n = POPCOUNT(mask & S->by_units[most][i]);
+        if (n > count) n = count;
+        sum += n * S->units_by[most][i];
+        count -= n;
+    }
     return sum;
 }
 
@@ -343,9 +314,7 @@ static void suit_info(const Core *S, u64 a, u64 b, u64 c, int *info) {
 static inline int max0(int v) { return v > 0 ? v : 0; }
 
 /* Bound the declarer's units from a trick boundary by cashing (see _solver_moves.bounds). */
-static void bounds(const Core *S, const u64 *h, int lead, int total, int *lo, int *hi) {
-    int info[4][15];
-    for (int s = 0; s < 4; s++) suit_info(S, h[0] & S->suit[s], h[1] & S->suit[s], h[2] & S->suit[s], info[s]);
+static void bounds(const Core *S, const int8_t (*info)[16], const u64 *h, int lead, int total, int *lo, int *hi) {
     if (lead == 0) {
         int gain = 0, every = 1, owners = 0, tops = 0, cashed = 0, follow1 = 0, follow2 = 0;
         for (int s = 0; s < 4; s++) {
@@ -416,6 +385,165 @@ static void bounds(const Core *S, const u64 *h, int lead, int total, int *lo, in
     *hi = total - taken;
 }
 
+/* --- the key and the transposition table ------------------------------------- */
+
+/* A suit's code in the key: a 1 bit, then for each of its cards left, the
+ * strongest first, the position holding it (2 bits) and its unit class (2
+ * bits). The ranks are left out: cards of one suit win the same tricks
+ * whatever ranks are missing between them. */
+static u64 suit_code(const Core *S, int s, u64 h0, u64 h1, u64 h2) {
+    u64 m = (h0 | h1 | h2) & S->suit[s];
+    u64 code = 1;
+    while (m) {
+        int c = CTZ(m);
+        m &= m - 1;
+        u64 who = (h0 >> c & 1) ? 0 : (h1 >> c & 1) ? 1 : 2;
+        code = code << 4 | who << 2 | (u64)S->uclass[c];
+    }
+    return code;
+}
+
+/* The memo entry of suit s of a position, filled in if it was not there. */
+static const SuitMemo *suit_memo(Core *S, int s, u64 h0, u64 h1, u64 h2) {
+    int sh = S->shift[s];
+    u64 tag = (h0 & S->suit[s]) >> sh | ((h1 & S->suit[s]) >> sh) << 10 | ((h2 & S->suit[s]) >> sh) << 20;
+    SuitMemo *m = S->memo + ((tag * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
+    if (m->tag != tag) {
+        int info[15];
+        suit_info(S, h0 & S->suit[s], h1 & S->suit[s], h2 & S->suit[s], info);
+        for (int i = 0; i < 15; i++) m->info[i] = (int8_t)info[i];
+        m->info[15] = 0;
+        m->code = suit_code(S, s, h0, h1, h2);
+        m->tag = tag;
+    }
+    return m;
+}
+
+/* The key of a position: the suits' codes sorted (the four suits are
+ * interchangeable when there are no trumps) and the leader. */
+static void key_of(const u64 *codes, int lead, Key *k) {
+    u64 c[4] = {codes[0], codes[1], codes[2], codes[3]}, x;
+#define SWAP(a, b) if (c[a] > c[b]) { x = c[a]; c[a] = c[b]; c[b] = x; }
+    SWAP(0, 1) SWAP(2, 3) SWAP(0, 2) SWAP(1, 3) SWAP(1, 2)
+#undef SWAP
+    /* 41 bits a code: c0 and the low 23 bits of c1; c1's other 18 and c2; c3 and the lead */
+    k->w[0] = c[0] | c[1] << 41;
+    k->w[1] = c[1] >> 23 | c[2] << 18;
+    k->w[2] = c[3] | (u64)lead << 41;
+}
+
+static inline u64 hash_of(const Key *k) {
+    u64 h = k->w[0] * 0x9E3779B97F4A7C15ULL ^ k->w[1] * 0xC2B2AE3D27D4EB4FULL ^ k->w[2] * 0x165667B19E3779F9ULL;
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 29;
+    return h;
+}
+
+static inline int same_key(const Entry *e, const Key *k) {
+    return e->w[0] == k->w[0] && e->w[1] == k->w[1] && e->w[2] == k->w[2];
+}
+
+static inline Entry *bucket_of(Entry *table, int bits, const Key *k) {
+    return table + WAYS * (hash_of(k) & (((u64)1 << (bits - 2)) - 1)); /* WAYS == 4 */
+}
+
+/* Allocate a zeroed table of 2**bits entries, 64-byte aligned; 0 if out of memory. */
+static int new_table(Core *S, int bits) {
+    size_t size = ((size_t)1 << bits) * sizeof(Entry);
+    void *block = calloc(size + 64, 1);
+    if (!block) return 0;
+    S->table_block = block;
+    S->table = (Entry *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+    S->bits = bits;
+    S->used = 0;
+    return 1;
+}
+
+static void free_table(Core *S) {
+    free(S->table_block);
+    S->table_block = NULL;
+    S->table = NULL;
+    S->used = 0;
+}
+
+/* The slot for key k in its bucket: its own, else an empty one, else the one
+ * with the fewest tricks left (replaced). *fresh: it was empty. */
+static Entry *slot_for(Entry *b, const Key *k, int *fresh) {
+    Entry *e = b;
+    for (int i = 0; i < WAYS; i++)
+        if (same_key(b + i, k)) {
+            *fresh = 0;
+            return b + i;
+        }
+    for (int i = 0; i < WAYS; i++)
+        if (!b[i].w[0]) {
+            *fresh = 1;
+            return b + i;
+        }
+    for (int i = 1; i < WAYS; i++)
+        if (b[i].depth < e->depth) e = b + i;
+    *fresh = 0;
+    return e;
+}
+
+/* Grow the table fourfold (at most to max_bits), the entries moved over
+ * (kept as it is if the memory is not there: the table only saves work). */
+static void grow(Core *S) {
+    Entry *old = S->table;
+    void *old_block = S->table_block;
+    u64 n = (u64)1 << S->bits;
+    if (!new_table(S, S->bits + 2 > S->max_bits ? S->max_bits : S->bits + 2)) {
+        S->table = old;
+        S->table_block = old_block;
+        S->max_bits = S->bits; /* do not try again */
+        return;
+    }
+    for (u64 i = 0; i < n; i++) {
+        if (!old[i].w[0]) continue;
+        Key k = {{old[i].w[0], old[i].w[1], old[i].w[2]}};
+        int fresh;
+        Entry *e = slot_for(bucket_of(S->table, S->bits, &k), &k, &fresh);
+        S->used += fresh;
+        *e = old[i];
+    }
+    free(old_block);
+}
+
+static inline Entry *find(Core *S, const Key *k) {
+    Entry *b = bucket_of(S->table, S->bits, k);
+    for (int i = 0; i < WAYS; i++)
+        if (same_key(b + i, k)) return b + i;
+    return NULL;
+}
+
+/* Keep what a search of the position learnt: v, fail-soft around t, a lower
+ * bound if v >= t, else an upper one; lo and hi the bounds it started from. */
+static void store(Core *S, const Key *k, int depth, int lo, int hi, int v, int t, int best) {
+    int fresh;
+    Entry *e = slot_for(bucket_of(S->table, S->bits, k), k, &fresh);
+    if (!same_key(e, k)) {
+        e->w[0] = k->w[0];
+        e->w[1] = k->w[1];
+        e->w[2] = k->w[2];
+        e->lo = (int8_t)lo;
+        e->hi = (int8_t)hi;
+        e->best = -1;
+        e->depth = (int8_t)depth;
+    }
+    if (v >= t) {
+        if (v > e->lo) e->lo = (int8_t)v;
+    } else if (v < e->hi) {
+        e->hi = (int8_t)v;
+    }
+    if (best >= 0) e->best = (int8_t)best;
+    S->used += fresh;
+    if (S->bits < S->max_bits) {
+        u64 size = (u64)1 << S->bits;
+        if (S->bits < LARGE_BITS ? S->used * 2 > size : S->used * 8 > size * 7) grow(S);
+    }
+}
+
 /* --- the search --------------------------------------------------------------- */
 
 static int check_limits(Core *S) {
@@ -454,19 +582,27 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
         if (!left) return 0;
         return winner(S, CTZ(a1), CTZ(a2), CTZ(a3), p1) == 0 ? total : 0;
     }
-    u64 k[4];
-    key_of(S, h0, h1, h2, lead, k);
-    int hint = -1, lo, hi;
-    Entry *e = find(S, k);
-    if (e) {
-        lo = e->lo;
-        hi = e->hi;
-        hint = e->best;
-    } else {
-        bounds(S, h, lead, total, &lo, &hi);
+    u64 codes[4];
+    int8_t info[4][16];
+    for (int s = 0; s < 4; s++) { /* copied: two suits may share a memo slot */
+        const SuitMemo *m = suit_memo(S, s, h0, h1, h2);
+        codes[s] = m->code;
+        memcpy(info[s], m->info, 16);
     }
+    int hint = -1, lo, hi;
+    bounds(S, (const int8_t (*)[16])info, h, lead, total, &lo, &hi);
     if (lo >= t) return lo;
     if (hi < t) return hi;
+    Key k;
+    key_of(codes, lead, &k);
+    Entry *e = find(S, &k);
+    if (e) { /* both bound the same value: keep the tighter */
+        if (e->lo > lo) lo = e->lo;
+        if (e->hi < hi) hi = e->hi;
+        hint = e->best;
+        if (lo >= t) return lo;
+        if (hi < t) return hi;
+    }
     if (check_limits(S)) return ABORT;
 
     int max1 = p1 == 0, max2 = p2 == 0, max3 = p3 == 0;
@@ -613,7 +749,7 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
             }
         }
     }
-    store(S, k, left, lo, hi, v1, t, best1);
+    store(S, &k, left, lo, hi, v1, t, best1);
     return v1;
 }
 
@@ -647,12 +783,17 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     for (int s = 0; s < 4; s++) {
         u64 m = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(suits, s));
         if (PyErr_Occurred()) return -1;
-        if (m >> 40 || (m & seen) || POPCOUNT(m) > 15) {
-            PyErr_SetString(PyExc_ValueError, "suit masks: 40 cards, at most 15 a suit, disjoint");
+        if (m >> 40 || (m & seen) || POPCOUNT(m) > 10) {
+            PyErr_SetString(PyExc_ValueError, "suit masks: 40 cards, at most 10 a suit, disjoint");
             return -1;
         }
         seen |= m;
         self->suit[s] = m;
+        self->shift[s] = m ? CTZ(m) : 0;
+        if (m && (m >> self->shift[s]) & ((m >> self->shift[s]) + 1)) {
+            PyErr_SetString(PyExc_ValueError, "suit masks: each a run of consecutive cards");
+            return -1;
+        }
         int r = 0;
         while (m) {
             int c = CTZ(m);
@@ -676,11 +817,40 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
         self->units[c] = (int)u;
         self->uclass[c] = (int)k;
     }
+    memset(self->class_mask, 0, sizeof self->class_mask);
+    for (int c = 0; c < 40; c++) {
+        int k = self->uclass[c];
+        if (self->class_mask[k] && self->class_units[k] != self->units[c]) {
+            PyErr_SetString(PyExc_ValueError, "unit classes: the cards of a class have the same units");
+            return -1;
+        }
+        self->class_mask[k] |= (u64)1 << c;
+        self->class_units[k] = self->units[c];
+    }
+    self->nclass = 0;
+    for (int k = 0; k < 4; k++) {
+        if (!self->class_mask[k]) continue;
+        int j = self->nclass++; /* insert k among the classes by units */
+        while (j > 0 && self->class_units[self->class_order[j - 1]] > self->class_units[k]) {
+            self->class_order[j] = self->class_order[j - 1];
+            j--;
+        }
+        self->class_order[j] = k;
+    }
+    memset(self->by_units, 0, sizeof self->by_units);
+    for (int i = 0; i < self->nclass; i++) {
+        int fewest = self->class_order[i], most = self->class_order[self->nclass - 1 - i];
+        self->by_units[0][i] = self->class_mask[fewest];
+        self->by_units[1][i] = self->class_mask[most];
+        self->units_by[0][i] = self->class_units[fewest];
+        self->units_by[1][i] = self->class_units[most];
+    }
     Py_XSETREF(self->clock, Py_NewRef(clock));
     Py_XSETREF(self->exc, Py_NewRef(exc));
-    free(self->table);
-    self->table = NULL;
-    self->buckets = (u64)1 << (bits - 2);
+    free_table(self);
+    free(self->memo); /* its figures depend on the units and the rules of following */
+    self->memo = NULL;
+    self->max_bits = bits;
     self->nodes = 0;
     self->limit = -1;
     self->deadline = 0.0;
@@ -690,7 +860,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Core_dealloc(Core *self) {
-    free(self->table);
+    free_table(self);
+    free(self->memo);
     Py_XDECREF(self->clock);
     Py_XDECREF(self->exc);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -720,10 +891,13 @@ static PyObject *Core_probe(Core *self, PyObject *const *args, Py_ssize_t nargs)
     }
     if (t < -1000) t = -1000;
     if (t > 1000) t = 1000;
-    if (!self->table) {
-        self->table = calloc((size_t)(4 * self->buckets), sizeof(Entry));
-        if (!self->table) return PyErr_NoMemory();
+    if (!self->memo) {
+        self->memo = malloc(sizeof(SuitMemo) << MEMO_BITS);
+        if (!self->memo) return PyErr_NoMemory();
+        memset(self->memo, 0xff, sizeof(SuitMemo) << MEMO_BITS); /* every tag ~0: empty */
     }
+    if (!self->table && !new_table(self, self->max_bits < FIRST_BITS ? self->max_bits : FIRST_BITS))
+        return PyErr_NoMemory();
     int v = probe(self, h[0], h[1], h[2], (int)lead, (int)rest, (int)t);
     if (v == ABORT) {
         if (!PyErr_Occurred()) {
@@ -739,8 +913,9 @@ static PyObject *Core_probe(Core *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored)) {
-    free(self->table);
-    self->table = NULL;
+    free_table(self);
+    free(self->memo);
+    self->memo = NULL;
     memset(self->killer, 0xff, sizeof self->killer);
     memset(self->history, 0, sizeof self->history);
     Py_RETURN_NONE;
@@ -777,7 +952,7 @@ static int Core_set_deadline(Core *self, PyObject *value, void *Py_UNUSED(closur
 static PyMethodDef Core_methods[] = {
     {"probe", (PyCFunction)(void (*)(void))Core_probe, METH_FASTCALL,
      "probe(h0, h1, h2, lead, rest, t): a fail-soft bound around t of the declarer's units."},
-    {"release", (PyCFunction)Core_release, METH_NOARGS, "Free the transposition table."},
+    {"release", (PyCFunction)Core_release, METH_NOARGS, "Free the transposition table and the suits' memo."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -802,7 +977,7 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_solver_native", "The solver's compiled search.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_solver_native", "The solver's compiled search.", -1, NULL, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__solver_native(void) {

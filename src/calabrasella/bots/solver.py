@@ -18,10 +18,10 @@ The search is an alpha-beta over whole tricks on card masks (see
 that cannot matter searched once, and bounds from the tricks a side can
 cash. The search at trick boundaries comes in two builds with the same
 answers: a compiled one (a C extension module, in a wheel built where a C
-compiler was found), a whole deal of twelve tricks in a few hundredths of
-a second at the median, and the pure-Python one, the reference and the
-fallback, half a second to a second at the median and ten seconds or more
-for a close deal (``benchmarks/solver_native.py``, ``benchmarks/solver.py``).
+compiler was found), a whole deal of twelve tricks in about a hundredth of
+a second at the median and a few tenths at most, and the pure-Python one,
+the reference and the fallback, half a second to a second at the median
+and ten seconds or more for a close deal (``benchmarks/solver.py``).
 :data:`COMPILED` tells which one is in use; docs/bots.md says how to get
 the compiled one. The cyclic garbage collector is held off during a search
 and switched back on after it.
@@ -230,7 +230,11 @@ def _future_range(root: _Root, future: int) -> tuple[int, int]:
 #: about a quarter fewer nodes on the first 8 random-exchange deals of
 #: benchmarks/solver.py, 6% fewer on 16 heuristic-exchange deals, but the same total
 #: (+0.2%) over the 50 random-exchange deals, more on 28 of them, fewer on 16.
-_STEP = 3
+#: 2 against 3 (the compiled search, 12 tricks, one best action, four sets of 50 deals
+#: after each exchange): the median nodes lower in 6 of the 8 sets (by 2 to 31%,
+#: higher by 1.4 and 1.6% in two), the total nodes lower in 7 (by 1.6 to 12%): the
+#: probe that overshoots the value by two, as costly as any, is met less often.
+_STEP = 2
 
 
 def _mtd(test: Callable[[int], int], lo: int, hi: int, guess: int | None) -> int:
