@@ -7,13 +7,21 @@ dealer every three deals, so it sits in every seat and position equally.
 Prints IS-MCTS's mean payment a deal with a 95% confidence interval (and the
 opponents' mean a seat). A benchmark, not a test: it takes minutes.
 
+``--opponent-options`` passes keyword arguments to the opponents' bot, as
+JSON (``null`` for None); ``--save FILE`` writes the run (its options, each
+deal's payment to IS-MCTS, the mean, the interval and the CPU and wall
+seconds) as JSON.
+
 usage: python benchmarks/openspiel_strength.py [--game calabresella] [--opponent heuristic|sampling]
                                                [--deals N] [--simulations S] [--seed N]
+                                               [--opponent-options JSON] [--save FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import json
 import math
 import random
 import statistics
@@ -55,20 +63,28 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30)
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponent-options", default="{}", help="JSON keyword arguments")
+    parser.add_argument("--save", help="write the run as JSON to this file")
     args = parser.parse_args()
+    options = json.loads(args.opponent_options)
+    if not isinstance(options, dict):
+        raise SystemExit(f"--opponent-options: expected a JSON object, got {args.opponent_options!r}")
     games = [pyspiel.load_game(f"python_{args.game}", {"dealer": d}) for d in range(3)]
     rng = random.Random(args.seed)
     rs = np.random.RandomState(args.seed)
     mine: list[float] = []
     theirs: list[float] = []
     started = time.perf_counter()
+    cpu = time.process_time()
     for i in range(args.deals):
         seat, dealer = i % 3, (i // 3) % 3
         game = games[dealer]
         searcher = ismcts.ISMCTSBot(
             game, mcts.RandomRolloutEvaluator(1, rs), 2.0, args.simulations, random_state=rs
         )
-        factory = HeuristicBot if args.opponent == "heuristic" else SamplingBot
+        factory: Any = HeuristicBot if args.opponent == "heuristic" else SamplingBot
+        if options:
+            factory = functools.partial(factory, **options)
         opponents: dict[int, Bot] = {s: factory(rng.getrandbits(32)) for s in range(3) if s != seat}
         payments = play(game, searcher, seat, opponents, rng)
         mine.append(payments[seat])
@@ -81,6 +97,24 @@ def main() -> None:
     )
     print(f"  IS-MCTS        {mean:+7.2f} a deal  95% CI [{mean - half:+.2f}, {mean + half:+.2f}]")
     print(f"  {args.opponent:<14} {statistics.fmean(theirs):+7.2f} a deal a seat")
+    if args.save:
+        data = {
+            "game": args.game,
+            "opponent": args.opponent,
+            "opponent_options": options,
+            "simulations": args.simulations,
+            "seed": args.seed,
+            "deals": args.deals,
+            "payments": mine,
+            "mean": mean,
+            "ci95": [mean - half, mean + half],
+            "opponents_mean": statistics.fmean(theirs),
+            "wall_seconds": round(time.perf_counter() - started, 1),
+            "cpu_seconds": round(time.process_time() - cpu, 1),
+        }
+        with open(args.save, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=1)
+            out.write("\n")
 
 
 if __name__ == "__main__":

@@ -11,13 +11,18 @@ deterministic and splittable into parts. Then, by tricks left, the median
 nodes and the median worlds solved a decision (a decision on few worlds
 rests on few samples of the hidden cards).
 
+``--worlds N --no-clock`` measures the bot's default budget instead, a
+count of worlds with no clock (``SamplingBot(worlds=N, time_limit=None)``):
+the seconds each decision took, by tricks left, and the worlds solved per
+second of search.
+
 With ``--win-only`` the sampling bot counts Calabresella's worlds as won or
 lost only (``SamplingBot(win_only=True)``: one null-window test a card
 instead of its exact value); it changes nothing under Cavendish, so compare
 the two with ``--rules calabresella``.
 
 usage: python benchmarks/sampling_budget.py [--deals N] [--time-limit S] [--seed S] [--win-only]
-       [--rules cavendish|calabresella|both]
+       [--rules cavendish|calabresella|both] [--worlds N] [--no-clock]
 """
 
 from __future__ import annotations
@@ -53,7 +58,9 @@ class _Counting(sampling_bot.SamplingBot):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=4, help="deals of each game (default 4)")
-    parser.add_argument("--time-limit", type=float, default=sampling_bot.TIME_LIMIT)
+    parser.add_argument("--time-limit", type=float, default=1.0, help="seconds (default 1)")
+    parser.add_argument("--worlds", type=int, default=200, help="worlds a decision (default 200)")
+    parser.add_argument("--no-clock", action="store_true", help="no time limit: --worlds only")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--win-only", action="store_true", help="SamplingBot(win_only=True)")
     parser.add_argument("--rules", choices=("cavendish", "calabresella", "both"), default="both")
@@ -75,9 +82,30 @@ def main() -> None:
                 continue
             seat = seed % 3  # the sampling bot changes seat deal by deal
             players: list[Any] = [HeuristicBot(seed * 3 + k) for k in range(3)]
-            players[seat] = _Counting(seed, time_limit=args.time_limit, win_only=args.win_only)
+            players[seat] = _Counting(
+                seed,
+                worlds=args.worlds,
+                time_limit=None if args.no_clock else args.time_limit,
+                win_only=args.win_only,
+            )
             play_deal(rules, players, random.Random(seed), dealer=seed % 3)
     decisions = _Counting.decisions
+    if args.no_clock:
+        print(f"{len(decisions)} searched decisions, {args.worlds} worlds each, no clock")
+        print(f"{'tricks left':>11} {'decisions':>9} {'median s':>9} {'max s':>7} {'worlds/s':>9}")
+        for left in range(12, 0, -1):
+            here = [(worlds, seconds) for hand, _, worlds, seconds in decisions if hand == left]
+            if here:
+                seconds = [s for _, s in here]
+                rate = sum(w for w, _ in here) / max(sum(seconds), 1e-9)
+                print(
+                    f"{left:>11} {len(here):>9} {statistics.median(seconds):>9.3f} "
+                    f"{max(seconds):>7.3f} {rate:>9.0f}"
+                )
+        total = sum(seconds for *_, seconds in decisions)
+        deals = args.deals * (2 if args.rules == "both" else 1)
+        print(f"search seconds a deal (the sampling bot's seat): {total / deals:.2f}")
+        return
     whole = [nodes for _, nodes, _, seconds in decisions if seconds >= 0.9 * args.time_limit]
     print(f"{len(decisions)} searched decisions, {len(whole)} used their whole {args.time_limit} s")
     if len(whole) >= 2:
