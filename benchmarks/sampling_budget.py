@@ -13,8 +13,8 @@ rests on few samples of the hidden cards).
 
 ``--worlds N --no-clock`` measures the bot's default budget instead, a
 count of worlds with no clock (``SamplingBot(worlds=N, time_limit=None)``):
-the seconds each decision took, by tricks left, and the worlds solved per
-second of search.
+the CPU seconds each decision took, by tricks left, and the worlds solved
+per CPU second of search.
 
 With ``--win-only`` the sampling bot counts Calabresella's worlds as won or
 lost only (``SamplingBot(win_only=True)``: one null-window test a card
@@ -41,17 +41,19 @@ from calabrasella.bots.play import play_deal
 
 class _Counting(sampling_bot.SamplingBot):
     """A sampling bot that records (tricks left, nodes, worlds, seconds) for each searched
-    decision."""
+    decision: wall seconds, or CPU seconds when ``cpu`` is set."""
 
     spent: ClassVar[list[int]] = [0, 0]  # nodes, worlds
     decisions: ClassVar[list[tuple[int, int, int, float]]] = []
+    cpu: ClassVar[bool] = False
 
     def _search(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
         self.spent[:] = [0, 0]
-        start = time.perf_counter()
+        clock = time.process_time if self.cpu else time.perf_counter
+        start = clock()
         action = super()._search(view, actions)
         nodes, worlds = self.spent
-        self.decisions.append((len(view.hand), nodes, worlds, time.perf_counter() - start))
+        self.decisions.append((len(view.hand), nodes, worlds, clock() - start))
         return action
 
 
@@ -65,6 +67,7 @@ def main() -> None:
     parser.add_argument("--win-only", action="store_true", help="SamplingBot(win_only=True)")
     parser.add_argument("--rules", choices=("cavendish", "calabresella", "both"), default="both")
     args = parser.parse_args()
+    _Counting.cpu = args.no_clock
     for name in ("_action_values", "_action_wins"):  # each world's solve, counted
         solve_world = getattr(sampling_bot, name)
 
@@ -92,19 +95,19 @@ def main() -> None:
     decisions = _Counting.decisions
     if args.no_clock:
         print(f"{len(decisions)} searched decisions, {args.worlds} worlds each, no clock")
-        print(f"{'tricks left':>11} {'decisions':>9} {'median s':>9} {'max s':>7} {'worlds/s':>9}")
+        print(f"{'tricks left':>11} {'decisions':>9} {'median CPU s':>12} {'max s':>7} {'worlds/s':>9}")
         for left in range(12, 0, -1):
             here = [(worlds, seconds) for hand, _, worlds, seconds in decisions if hand == left]
             if here:
                 seconds = [s for _, s in here]
                 rate = sum(w for w, _ in here) / max(sum(seconds), 1e-9)
                 print(
-                    f"{left:>11} {len(here):>9} {statistics.median(seconds):>9.3f} "
+                    f"{left:>11} {len(here):>9} {statistics.median(seconds):>12.3f} "
                     f"{max(seconds):>7.3f} {rate:>9.0f}"
                 )
         total = sum(seconds for *_, seconds in decisions)
         deals = args.deals * (2 if args.rules == "both" else 1)
-        print(f"search seconds a deal (the sampling bot's seat): {total / deals:.2f}")
+        print(f"search CPU seconds a deal (the sampling bot's seat): {total / deals:.2f}")
         return
     whole = [nodes for _, nodes, _, seconds in decisions if seconds >= 0.9 * args.time_limit]
     print(f"{len(decisions)} searched decisions, {len(whole)} used their whole {args.time_limit} s")
