@@ -10,11 +10,14 @@ opponents' mean a seat). A benchmark, not a test: it takes minutes.
 ``--opponent-options`` passes keyword arguments to the opponents' bot, as
 JSON (``null`` for None); ``--save FILE`` writes the run (its options, each
 deal's payment to IS-MCTS, the mean, the interval and the CPU and wall
-seconds) as JSON.
+seconds) as JSON; ``--combine FILE ...`` pools saved runs of one experiment
+(the same game, opponent, options and simulations, each seed once) and
+prints the mean and interval over all their deals.
 
 usage: python benchmarks/openspiel_strength.py [--game calabresella] [--opponent heuristic|sampling]
                                                [--deals N] [--simulations S] [--seed N]
                                                [--opponent-options JSON] [--save FILE]
+       python benchmarks/openspiel_strength.py --combine FILE [FILE ...]
 """
 
 from __future__ import annotations
@@ -50,7 +53,45 @@ def play(game: Any, searcher: Any, seat: int, opponents: dict[int, Bot], rng: ra
     return [float(x) for x in state.returns()]
 
 
+def interval(payments: list[float]) -> tuple[float, float, float]:
+    """The mean of ``payments`` and its 95% interval (normal approximation)."""
+    mean = statistics.fmean(payments)
+    half = 1.96 * statistics.stdev(payments) / math.sqrt(len(payments)) if len(payments) > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def combine(paths: list[str]) -> None:
+    """Pool saved runs of one experiment and print IS-MCTS's mean and interval."""
+    keys = ("game", "opponent", "opponent_options", "simulations")
+    first: dict[str, Any] = {}
+    seeds: set[int] = set()
+    payments: list[float] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as stream:
+            data = json.load(stream)
+        if not first:
+            first = data
+        differ = [key for key in keys if data[key] != first[key]]
+        if differ:
+            raise SystemExit(f"{path}: not the same experiment ({differ[0]} differs)")
+        if data["seed"] in seeds:
+            raise SystemExit(f"{path}: seed {data['seed']} twice")
+        seeds.add(data["seed"])
+        payments.extend(data["payments"])
+    mean, low, high = interval(payments)
+    print(
+        f"{first['game']}: IS-MCTS ({first['simulations']} simulations) vs {first['opponent']} "
+        f"{json.dumps(first['opponent_options'])}, {len(payments)} deals, seeds {sorted(seeds)}"
+    )
+    print(f"  IS-MCTS        {mean:+7.2f} a deal  95% CI [{low:+.2f}, {high:+.2f}]")
+
+
 def main() -> None:
+    import sys
+
+    if sys.argv[1:2] == ["--combine"]:
+        combine(sys.argv[2:])
+        return
     import numpy as np
     import pyspiel
     from open_spiel.python.algorithms import ismcts, mcts
