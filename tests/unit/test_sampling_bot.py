@@ -372,3 +372,48 @@ def test_win_only_counts_wins_so_a_won_deal_leaves_the_choice_to_the_fallback() 
 def test_the_repr_shows_win_only_when_set() -> None:
     assert repr(SamplingBot(1, win_only=True)).endswith("search_from=12, win_only=True)")
     assert "win_only" not in repr(SamplingBot(1))
+
+
+def first_trick_view(seed: int) -> cb.View:
+    """The view of the first seat to play a card in a Cavendish deal bid and exchanged by
+    each seat's first regular action (a choice of twelve cards)."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=seed)
+    rng = random.Random(seed)
+    state = cb.apply(state, next(a for a in cb.legal_actions(state) if isinstance(a, cb.Bid)))
+    while state.phase is not cb.Phase.PLAYING:
+        if state.is_chance:
+            state = cb.apply(state, cb.sample_chance(state, rng))
+        else:
+            assert state.to_move is not None
+            state = cb.apply(state, regular_actions(state.view(state.to_move))[0])
+    assert state.to_move is not None
+    view = state.view(state.to_move)
+    assert len(view.hand) == 12
+    return view
+
+
+def test_the_default_budget_is_32_worlds_from_the_first_trick_on_no_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """By default the bot searches the first trick too, in exactly 32 worlds, with no
+    clock: two bots of one seed solve the same worlds (each world's solve is counted, and
+    answered at once, so the count is the budget's and not the machine's)."""
+    solved: list[cb.State] = []
+
+    def instant(world: cb.State, *arguments: object) -> tuple[dict[cb.Play, int], int]:
+        solved.append(world)
+        plays = [a for a in cb.legal_actions(world) if isinstance(a, cb.Play)]
+        return {play: 18 for play in plays}, 1
+
+    monkeypatch.setattr(sampling_bot, "_action_values", instant)
+    view = first_trick_view(5)
+    runs = []
+    for _ in range(2):
+        solved.clear()
+        bot = SamplingBot(9)
+        assert bot.time_limit is None and bot.nodes is None
+        bot.choose(view)
+        runs.append([world.hand(seat) for world in solved for seat in range(3)])
+    assert len(runs[0]) == 32 * 3
+    assert runs[0] == runs[1]
+    assert len({tuple(runs[0][k : k + 3]) for k in range(0, len(runs[0]), 3)}) > 1

@@ -13,19 +13,20 @@ the highest as the declarer, the lowest as an adversary. This is
 each world it plays as if it would know the hidden cards from then on.
 
 **Budget.** By default the bot searches every decision of the play, from
-the first trick, for up to :data:`TIME_LIMIT` seconds (1 s) and at most
-:data:`WORLDS` worlds: it solves one world after another and stops when
-the time is up, dropping the world it was solving; each world's search
-starts from the values the previous world found (a close first guess).
-Solving costs about three times as much per trick left: on this project's
-2-core machine a few milliseconds with 6 tricks left, tens with 8, and a
-second or more (with a long tail) for a whole deal of 12, so in the first
-tricks it often finishes no world in time: it then plays its fallback's
-choice (the :class:`~calabrasella.bots.heuristic.HeuristicBot`), and
-searches as soon as the worlds fit the budget. A budget in seconds makes
-the play depend on the machine's speed and load; ``nodes`` (positions
-searched, summed over a decision's worlds) with ``time_limit=None`` is a
-budget that does not: the bot is then deterministic given its seed.
+the first trick, in :data:`WORLDS` worlds (32): it solves one world after
+another, each world's search starting from the values the previous world
+found (a close first guess). The budget is a count of worlds, so the bot
+is deterministic given its seed, on any machine and under any load. With
+the compiled search (:data:`calabrasella.bots.solver.COMPILED`) a whole
+deal's world costs a few tens of milliseconds at the median, so the
+default costs about a second at the first trick and less at each trick
+after; the pure-Python search is about twenty times slower. ``time_limit``
+(seconds) and ``nodes`` (positions searched, summed over a decision's
+worlds) are optional budgets besides the count: the search stops at the
+first one spent, dropping the world it was solving, and plays its
+fallback's choice (the :class:`~calabrasella.bots.heuristic.HeuristicBot`)
+if no world was solved. ``nodes`` keeps the bot deterministic;
+``time_limit`` makes its play depend on the machine's speed and load.
 
 The bot of earlier releases, which searched only the last
 :data:`CLASSIC_SEARCH_FROM` tricks with :data:`CLASSIC_WORLDS` worlds and
@@ -40,7 +41,7 @@ his units to choose among equal outcomes (more units for the winner also
 keeps him from stramazzo and towards cappotto). With ``win_only=True`` it
 counts the win or the loss alone, which the solver answers with one
 null-window test a card instead of the card's exact units: in Calabresella
-a second then buys several times as many worlds in the early tricks.
+each world then costs several times less in the early tricks.
 
 **The exchange.** With ``exchange_nodes`` set, under a game with a stake
 (Calabresella), the declarer's discard after taking the monte is searched
@@ -95,10 +96,12 @@ __all__ = [
     "utility",
 ]
 
-#: The most worlds drawn for each decision, by default.
-WORLDS = 200
-#: Seconds of search for each decision, by default.
-TIME_LIMIT = 1.0
+#: The worlds solved for each decision, by default (about a second at the first
+#: trick with the compiled search).
+WORLDS = 32
+#: Seconds of search for each decision, by default: no clock (the budget is
+#: :data:`WORLDS`, so the bot is deterministic given its seed).
+TIME_LIMIT: Optional[float] = None
 #: The bot searches a decision only when at most this many tricks are left
 #: (the current one included); earlier, its fallback plays. By default, all.
 SEARCH_FROM = 12
@@ -167,15 +170,16 @@ class SamplingBot:
     is set.
     It never chooses table mode's irregular actions and sees no state but
     the worlds it draws. Deterministic given ``rng`` when ``time_limit`` is
-    ``None``; with a time limit its play depends on the machine's speed.
+    ``None`` (the default); with a time limit its play depends on the
+    machine's speed.
 
     Args:
         rng: A ``random.Random`` (used, and advanced, as is) or an int seed;
             it draws the worlds and seeds the fallback bot.
         worlds: The most worlds drawn for one decision (at least 1; default
-            ``WORLDS``, 200); ``None`` for no limit but the others.
-        time_limit: Seconds for one decision's search (default
-            ``TIME_LIMIT``, 1.0); ``None`` for none.
+            ``WORLDS``, 32); ``None`` for no limit but the others.
+        time_limit: Seconds for one decision's search; ``None`` (the
+            default, ``TIME_LIMIT``) for none.
         nodes: The most positions searched for one decision, over its worlds
             (a budget that does not depend on the machine); ``None`` (the
             default) for none.
