@@ -15,7 +15,7 @@ import pytest
 from support import load_example
 
 import calabrasella as cb
-from calabrasella.bots import sampling_bot
+from calabrasella.bots import sampling_bot, solver
 from calabrasella.bots.base import BotError, regular_actions
 from calabrasella.bots.heuristic import HeuristicBot
 from calabrasella.bots.play import play_deal
@@ -370,7 +370,9 @@ def test_win_only_counts_wins_so_a_won_deal_leaves_the_choice_to_the_fallback() 
 
 
 def test_the_repr_shows_win_only_when_set() -> None:
-    assert repr(SamplingBot(1, win_only=True)).endswith("search_from=12, win_only=True)")
+    assert repr(SamplingBot(1, win_only=True, search_from=12)).endswith(
+        "search_from=12, win_only=True)"
+    )
     assert "win_only" not in repr(SamplingBot(1))
 
 
@@ -410,10 +412,17 @@ def test_the_default_budget_is_32_worlds_from_the_first_trick_on_no_clock(
     runs = []
     for _ in range(2):
         solved.clear()
-        bot = SamplingBot(9)
-        assert bot.time_limit is None and bot.nodes is None
+        bot = SamplingBot(9, search_from=12)  # (the default without the compiled search: 7)
+        assert bot.time_limit is None and bot.nodes is None and bot.worlds == 32
         bot.choose(view)
         runs.append([world.hand(seat) for world in solved for seat in range(3)])
     assert len(runs[0]) == 32 * 3
     assert runs[0] == runs[1]
     assert len({tuple(runs[0][k : k + 3]) for k in range(0, len(runs[0]), 3)}) > 1
+
+
+def test_the_default_searches_every_trick_only_with_the_compiled_search() -> None:
+    """With the compiled search the default searches from the first trick; the pure-Python
+    search, some twenty times slower, searches the classic last seven tricks by default."""
+    assert SamplingBot(1).search_from == (12 if solver.COMPILED else 7)
+    assert SamplingBot(1).search_from == sampling_bot.SEARCH_FROM

@@ -20,7 +20,10 @@ is deterministic given its seed, on any machine and under any load. With
 the compiled search (:data:`calabrasella.bots.solver.COMPILED`) a whole
 deal's world costs a few tens of milliseconds at the median, so the
 default costs about a second at the first trick and less at each trick
-after; the pure-Python search is about twenty times slower. ``time_limit``
+after. The pure-Python search is about twenty times slower: without the
+compiled search the bot searches the last :data:`CLASSIC_SEARCH_FROM`
+tricks by default (:data:`SEARCH_FROM`; ``search_from=12`` asks for every
+trick, at some fifteen seconds a decision early in the play). ``time_limit``
 (seconds) and ``nodes`` (positions searched, summed over a decision's
 worlds) are optional budgets besides the count: the search stops at the
 first one spent, dropping the world it was solving, and plays its
@@ -83,7 +86,7 @@ from ._hand import discard_loss
 from .base import Bot, BotError, _choices, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import SearchLimitError, _action_values, _action_wins, _value
+from .solver import COMPILED, SearchLimitError, _action_values, _action_wins, _value
 
 __all__ = [
     "CLASSIC_SEARCH_FROM",
@@ -102,13 +105,16 @@ WORLDS = 32
 #: Seconds of search for each decision, by default: no clock (the budget is
 #: :data:`WORLDS`, so the bot is deterministic given its seed).
 TIME_LIMIT: Optional[float] = None
-#: The bot searches a decision only when at most this many tricks are left
-#: (the current one included); earlier, its fallback plays. By default, all.
-SEARCH_FROM = 12
 #: :meth:`SamplingBot.classic`'s worlds a decision (the default of earlier releases).
 CLASSIC_WORLDS = 20
 #: :meth:`SamplingBot.classic`'s ``search_from`` (the default of earlier releases).
 CLASSIC_SEARCH_FROM = 7
+#: The bot searches a decision only when at most this many tricks are left
+#: (the current one included); earlier, its fallback plays. By default every
+#: trick (12) with the compiled search; without it the last
+#: :data:`CLASSIC_SEARCH_FROM`, where the pure-Python search costs about what
+#: the compiled one does from the first trick.
+SEARCH_FROM = 12 if COMPILED else CLASSIC_SEARCH_FROM
 #: Under a ruleset with a stake, what a world's win (or loss) counts beside
 #: the declarer's units (0..35), which only choose among equal outcomes.
 WIN_WEIGHT = 100
@@ -184,7 +190,8 @@ class SamplingBot:
             (a budget that does not depend on the machine); ``None`` (the
             default) for none.
         search_from: Search only when at most this many tricks are left
-            (1..12; default ``SEARCH_FROM``, 12: every card of the play).
+            (1..12; default ``SEARCH_FROM``: 12, every card of the play, with the
+            compiled search; 7 without it).
         win_only: Under a ruleset with a stake (Calabresella), count a world
             only as won or lost for the declarer (:data:`WIN_WEIGHT` or minus
             it), not by his units too: one null-window test a card per world
