@@ -1,5 +1,6 @@
 #!/bin/bash
-# Play a strength row's missing parts, 50 deals each, into benchmarks/results/ROW/.
+# Play a strength row's missing parts, STEP deals each (default 50), into
+# benchmarks/results/ROW/.
 #
 # usage: bash benchmarks/results/play_row.sh ROW RULES BASELINE [OPTIONS_JSON] [FIRST] [LAST]
 #   e.g. bash benchmarks/results/play_row.sh cavendish-vs-heuristic-40k cavendish \
@@ -17,7 +18,7 @@ BASELINE=$3
 OPTIONS=${4:-'{"nodes": 40000, "time_limit": null, "worlds": 200}'}
 FIRST=${5:-0}
 LAST=${6:-2000}
-STEP=50
+STEP=${STEP:-50}
 DIR=benchmarks/results/$ROW
 mkdir -p "$DIR"
 for ((n = FIRST; n < LAST; n += STEP)); do

@@ -10,8 +10,9 @@
 # since 1970, e.g. $(date -d '+50 min' +%s)). Several copies may run at once (one a
 # core): a part is claimed by a lock directory made with mkdir, written to
 # part-NNNNN.json.tmp and renamed when complete; a stopped run leaves its lock (and
-# maybe a .tmp): delete both before playing that part again. Run it from the
-# repository's root with the library installed, under `nice -n 19` on a shared machine.
+# maybe a .tmp): delete both before playing that part again (each part is played by
+# play_row.sh). Run it from the repository's root with the library installed, under
+# `nice -n 19` on a shared machine.
 set -u
 DEADLINE=$1
 STEP=${2:-25}
@@ -27,20 +28,8 @@ for ((n = 0; n < LAST; n += STEP)); do
     for row in "${ROWS[@]}"; do
         read -r name rules baseline <<< "$row"
         [ "$(date +%s)" -ge "$DEADLINE" ] && exit 0
-        dir=benchmarks/results/$name
-        mkdir -p "$dir"
-        part=$dir/part-$(printf %05d "$n").json
-        [ -e "$part" ] && continue
-        mkdir "$part.lock" 2>/dev/null || continue
-        rm -f "$part.tmp"
-        if python benchmarks/strength.py --deals "$STEP" --first "$n" --seed 1 --workers 0 \
-            --rules "$rules" \
-            --candidate calabrasella.bots.sampling_bot:SamplingBot \
-            --candidate-options "$OPTIONS" \
-            --baseline "$baseline" \
-            --save "$part.tmp" > "$dir/log-$n.txt" 2>&1; then
-            mv "$part.tmp" "$part"
-        fi
-        rmdir "$part.lock"
+        # one part of the row: play_row.sh claims it, plays it and writes it
+        STEP=$STEP bash benchmarks/results/play_row.sh "$name" "$rules" "$baseline" \
+            "$OPTIONS" "$n" "$((n + STEP))"
     done
 done
