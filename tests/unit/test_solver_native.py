@@ -134,6 +134,20 @@ def test_native_action_values_match_pure(monkeypatch: pytest.MonkeyPatch) -> Non
         assert native == action_values(state)
 
 
+@needs_native
+@pytest.mark.parametrize("bits", [4, 13])
+def test_native_tables_small_or_growing_keep_the_answers(
+    monkeypatch: pytest.MonkeyPatch, bits: int
+) -> None:
+    """Tiny tables (entries replaced all the time) and tables that grow while searching
+    give the pure search's answers, on endings either side of the tricks left where the
+    compiled search moves a position from its deep table to its compact one (6)."""
+    monkeypatch.setattr(core, "TABLE_BITS", bits)
+    for state in endings(17, {4: 10, 5: 10, 6: 10, 7: 8, 8: 4, 9: 2}):
+        native, pure = _both(state, monkeypatch)
+        assert native == pure
+
+
 @pytest.mark.parametrize("native", [pytest.param(True, marks=needs_native), False])
 def test_shifted_guesses_leave_action_values_unchanged(
     monkeypatch: pytest.MonkeyPatch, native: bool
