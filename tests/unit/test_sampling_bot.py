@@ -437,7 +437,7 @@ def test_the_choice_is_the_best_average_of_exact_values_over_its_worlds(
     the worlds it drew, is best by each world's exact action_values (as the declarer the
     highest, as an adversary the lowest), ties to the fallback's choice."""
     worlds: list[cb.State] = []
-    solve_world = sampling_bot._action_values
+    solve_world = solver._action_values
 
     def recorded(world: cb.State, *arguments: object) -> tuple[dict[cb.Play, int], int]:
         worlds.append(world)
