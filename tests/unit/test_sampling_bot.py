@@ -426,3 +426,52 @@ def test_the_default_searches_every_trick_only_with_the_compiled_search() -> Non
     search, some twenty times slower, searches the classic last seven tricks by default."""
     assert SamplingBot(1).search_from == (12 if solver.COMPILED else 7)
     assert SamplingBot(1).search_from == sampling_bot.SEARCH_FROM
+
+
+@pytest.mark.parametrize("rules", [cb.CAVENDISH, cb.CALABRESELLA])
+def test_the_choice_is_the_best_average_of_exact_values_over_its_worlds(
+    monkeypatch: pytest.MonkeyPatch, rules: cb.Ruleset
+) -> None:
+    """Each world's search starts from guesses (the plays' mean values so far, shifted by
+    the world), which only save work: the bot plays the card whose utility, averaged over
+    the worlds it drew, is best by each world's exact action_values (as the declarer the
+    highest, as an adversary the lowest), ties to the fallback's choice."""
+    worlds: list[cb.State] = []
+    solve_world = solver._action_values
+
+    def recorded(world: cb.State, *arguments: object) -> tuple[dict[cb.Play, int], int]:
+        worlds.append(world)
+        return solve_world(world, *arguments)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sampling_bot, "_action_values", recorded)
+    checked = 0
+    for seed in range(6):
+        state = cb.new_deal(rules, dealer=seed % 3, seed=100 + seed)
+        bots = [HeuristicBot(seed * 3 + seat) for seat in range(3)]
+        while not state.is_over and (
+            state.phase is not cb.Phase.PLAYING or state.tricks_played < 7
+        ):
+            if state.is_chance:
+                state = cb.apply(state, cb.sample_chance(state, random.Random(seed)))
+            else:
+                assert state.to_move is not None
+                state = cb.apply(state, bots[state.to_move].choose(state.view(state.to_move)))
+        if state.is_over:
+            continue
+        assert state.to_move is not None
+        view = state.view(state.to_move)
+        worlds.clear()
+        bot = SamplingBot(seed, worlds=6, search_from=12)
+        chosen = bot.choose(view)
+        assert len(worlds) == 6
+        totals: dict[cb.Play, int] = {}
+        for world in worlds:
+            for play, units in solver.action_values(world).items():
+                totals[play] = totals.get(play, 0) + utility(rules, units)
+        sign = 1 if view.seat == view.declarer else -1
+        best = max(sign * total for total in totals.values())
+        ties = [play for play, total in totals.items() if sign * total == best]
+        assert chosen in ties
+        if len(ties) < len(totals):  # not every play as good: the values chose
+            checked += 1
+    assert checked >= 3

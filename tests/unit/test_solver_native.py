@@ -113,7 +113,7 @@ def test_native_and_pure_agree_on_random_endings(monkeypatch: pytest.MonkeyPatch
     revoked = within = 0
     for state in endings(2026, counts):
         native, pure = _both(state, monkeypatch)
-        assert native == pure, (cb.to_record(state) if hasattr(cb, "to_record") else state)
+        assert native == pure, cb.to_record(state) if hasattr(cb, "to_record") else state
         seen[12 - state.tricks_played] += 1
         rules_seen.add(repr(state.rules))
         revoked += any(isinstance(a, cb.Revoke) for _, a in state.history)
@@ -132,6 +132,44 @@ def test_native_action_values_match_pure(monkeypatch: pytest.MonkeyPatch) -> Non
         native = action_values(state)
         monkeypatch.setattr(solver, "_native", False)
         assert native == action_values(state)
+
+
+@needs_native
+@pytest.mark.parametrize("bits", [4, 13])
+def test_native_tables_small_or_growing_keep_the_answers(
+    monkeypatch: pytest.MonkeyPatch, bits: int
+) -> None:
+    """Tiny tables (entries replaced all the time) and tables that grow while searching
+    give the pure search's answers, on endings either side of the tricks left where the
+    compiled search moves a position from its deep table to its compact one (6)."""
+    monkeypatch.setattr(core, "TABLE_BITS", bits)
+    for state in endings(17, {4: 10, 5: 10, 6: 10, 7: 8, 8: 4, 9: 2}):
+        native, pure = _both(state, monkeypatch)
+        assert native == pure
+
+
+@pytest.mark.parametrize("native", [pytest.param(True, marks=needs_native), False])
+def test_shifted_guesses_leave_action_values_unchanged(
+    monkeypatch: pytest.MonkeyPatch, native: bool
+) -> None:
+    """The sampling bot's first guesses (a mean over worlds, a float, moved by how this
+    world's plays solved first came out: ``shift=True``) only set where each play's
+    search starts: every value is the pure search's without guesses, even from guesses
+    far off, below 0 or above the deal's units."""
+    from calabrasella.bots.solver import _action_values
+
+    rng = random.Random(5)
+    for state in endings(13, {n: 12 for n in range(2, 8)}):
+        monkeypatch.setattr(solver, "_native", False)
+        plain = action_values(state)
+        guesses = {play: value + rng.uniform(-9.0, 9.0) for play, value in plain.items()}
+        if rng.random() < 0.3:  # some plays without a guess
+            guesses.pop(next(iter(guesses)))
+        if rng.random() < 0.2:
+            guesses = dict.fromkeys(guesses, rng.choice((-40.5, 70.25)))
+        monkeypatch.setattr(solver, "_native", native)
+        shifted, _nodes = _action_values(state, "action_values", None, 0.0, guesses, shift=True)
+        assert shifted == plain
 
 
 @needs_native

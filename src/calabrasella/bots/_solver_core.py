@@ -576,9 +576,11 @@ def _load() -> ModuleType | None:
 #: not built or ``CALABRASELLA_PURE_SOLVER=1`` turned it off.
 NATIVE: ModuleType | None = _load()
 _TABLES = native_tables() if NATIVE is not None else None
-#: log2 of the most entries the compiled search's transposition table grows to (32
-#: bytes each: 32 MiB). It starts at 4,096 entries and grows fourfold when half full
-#: up to 2**18 (8 MiB), then when seven eighths full: only the slowest deals (a
+#: log2 of the most entries the compiled search's transposition table grows to: the
+#: positions of six tricks or fewer (most of them) in entries of 16 bytes (16 MiB), the
+#: others in a table of a quarter as many entries of 32 bytes (8 MiB). Each starts at
+#: 4,096 entries and grows fourfold when half full up to 2**19 entries of 16 bytes
+#: (2**18 of 32: 8 MiB), then when seven eighths full: only the slowest deals (a
 #: million nodes or more) grow it further, and they search half as many nodes with it.
 TABLE_BITS = 20
 

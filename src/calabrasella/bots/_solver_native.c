@@ -19,8 +19,10 @@
  * plays one of those cards, else any card.
  *
  * The search: alpha-beta over whole tricks, null window, fail-soft; a
- * transposition table in native memory (32-byte entries in 4-way buckets; it
- * starts small and grows as it fills, up to a size the caller sets) keyed on the relative position (each suit as the holders and unit
+ * transposition table in native memory (4-way buckets; 16-byte entries for
+ * positions of six tricks or fewer, most of them, and 32-byte entries in a
+ * table of their own for the others; each starts small and grows as it
+ * fills, up to a size the caller sets) keyed on the relative position (each suit as the holders and unit
  * classes of its cards left, strongest first; the four suits sorted, being
  * interchangeable when there are no trumps) keeping a lower and an upper
  * bound and the lead that decided; bounds from cashing (as in Python), tried
@@ -68,7 +70,7 @@ typedef struct {
     u64 w[3];
 } Key;
 
-/* A table entry, 32 bytes: the key (w[0] == 0 for an empty slot, as a code
+/* A deep table's entry, 32 bytes: the key (w[0] == 0 for an empty slot, as a code
  * starts with a 1 bit), bounds on the declarer's units from the position
  * on, the lead that decided it last (-1: none) and the tricks left. */
 typedef struct {
@@ -76,14 +78,41 @@ typedef struct {
     int8_t lo, hi, best, depth;
 } Entry;
 
-/* The transposition table has buckets of WAYS entries (two to a cache line),
+/* Each transposition table has buckets of WAYS entries (one or two cache lines),
  * 2**bits entries in all: it starts at FIRST_BITS and grows fourfold when
- * half full, or from 2**LARGE_BITS entries on when seven eighths full (so
- * that only the slowest deals pay for a table larger than the caches), up to
- * the most the caller allows. */
+ * half full, or from 8 MiB on (2**LARGE_BITS entries of 32 bytes, twice as many
+ * of 16) when seven eighths full (so that only the slowest deals pay for a
+ * table larger than the caches), up to the most the caller allows: 2**bits
+ * compact entries and a quarter as many deep ones. */
 #define WAYS 4
 #define FIRST_BITS 12
 #define LARGE_BITS 18
+
+/* Positions with at most SMALL_LEFT tricks left (most of a search's) have a
+ * table of their own with entries of 16 bytes, half the size: their key
+ * packed in 96 bits (see small_key_of), so twice as many of them fit in the
+ * caches. The deep table above keeps the others. */
+#define SMALL_LEFT 6
+typedef struct {
+    u64 k0;
+    uint32_t k1; /* its top bit set: 0 marks an empty slot */
+    int8_t lo, hi, best, depth;
+} Small;
+
+typedef struct {
+    u64 k0;
+    uint32_t k1;
+} SmallKey;
+
+/* A table of either kind: its entries (64-byte aligned, in block), 2**bits of
+ * them, how many are filled and the most it grows to. */
+typedef struct {
+    void *entries;
+    void *block;
+    int bits;
+    int max_bits;
+    u64 used;
+} Table;
 
 /* What one suit of a position gives the key and the bounds: memoised by the
  * suit's three hands (the cards held by hands 0, 1, 2, shifted to bit 0). */
@@ -112,11 +141,8 @@ typedef struct {
     u64 by_units[2][4]; /* the classes' cards, the fewest units first ([0]) or the most ([1]) */
     int units_by[2][4]; /* the units of a card of each */
     int shift[4];      /* the suit's lowest card: a suit is a run of cards */
-    Entry *table;      /* 64-byte aligned, in table_block */
-    void *table_block; /* what was allocated */
-    int bits;          /* log2 of the entries in the table */
-    int max_bits;      /* the most it grows to */
-    u64 used;          /* entries filled */
+    Table deep;        /* Entry: positions with more than SMALL_LEFT tricks left */
+    Table small;       /* Small: the others */
     SuitMemo *memo;
     long long nodes;
     long long limit; /* -1: none */
@@ -419,52 +445,87 @@ static const SuitMemo *suit_memo(Core *S, int s, u64 h0, u64 h1, u64 h2) {
     return m;
 }
 
-/* The key of a position: the suits' codes sorted (the four suits are
- * interchangeable when there are no trumps) and the leader. */
-static void key_of(const u64 *codes, int lead, Key *k) {
-    u64 c[4] = {codes[0], codes[1], codes[2], codes[3]}, x;
+/* The suits' codes sorted: the four suits are interchangeable when there are no trumps. */
+static inline void sort_codes(const u64 *codes, u64 *c) {
+    u64 x;
+    c[0] = codes[0], c[1] = codes[1], c[2] = codes[2], c[3] = codes[3];
 #define SWAP(a, b) if (c[a] > c[b]) { x = c[a]; c[a] = c[b]; c[b] = x; }
     SWAP(0, 1) SWAP(2, 3) SWAP(0, 2) SWAP(1, 3) SWAP(1, 2)
 #undef SWAP
+}
+
+/* The key of a position in the deep table: the sorted codes and the leader. */
+static void key_of(const u64 *c, int lead, Key *k) {
     /* 41 bits a code: c0 and the low 23 bits of c1; c1's other 18 and c2; c3 and the lead */
     k->w[0] = c[0] | c[1] << 41;
     k->w[1] = c[1] >> 23 | c[2] << 18;
     k->w[2] = c[3] | (u64)lead << 41;
 }
 
-static inline u64 hash_of(const Key *k) {
-    u64 h = k->w[0] * 0x9E3779B97F4A7C15ULL ^ k->w[1] * 0xC2B2AE3D27D4EB4FULL ^ k->w[2] * 0x165667B19E3779F9ULL;
+/* The key of a position with at most SMALL_LEFT tricks left (3 * SMALL_LEFT = 18
+ * cards at most, 72 bits of cards): each sorted code's cards (4 bits each, its
+ * leading 1 bit left out) one after the other, low bits in k0 and the rest
+ * (8 bits at most) in k1, beside each code's count of cards (4 bits each: the
+ * cards are read back code by code), the leader and the top bit. */
+static void small_key_of(const u64 *c, int lead, SmallKey *k) {
+    u64 lo = 0, hi = 0;
+    uint32_t counts = 0;
+    for (int i = 0; i < 4; i++) {
+        int bits = 63 - CLZ(c[i]); /* 4 a card */
+        counts = counts << 4 | (uint32_t)(bits >> 2);
+        if (!bits) continue;
+        hi = hi << bits | lo >> (64 - bits);
+        lo = lo << bits | (c[i] ^ ((u64)1 << bits));
+    }
+    k->k0 = lo;
+    k->k1 = (uint32_t)1 << 31 | (uint32_t)lead << 24 | counts << 8 | (uint32_t)(hi & 0xff);
+}
+
+static inline u64 mix(u64 h) {
     h ^= h >> 31;
     h *= 0x94D049BB133111EBULL;
     h ^= h >> 29;
     return h;
 }
 
+static inline u64 hash_of(const Key *k) {
+    return mix(k->w[0] * 0x9E3779B97F4A7C15ULL ^ k->w[1] * 0xC2B2AE3D27D4EB4FULL ^ k->w[2] * 0x165667B19E3779F9ULL);
+}
+
+static inline u64 small_hash_of(const SmallKey *k) {
+    return mix(k->k0 * 0x9E3779B97F4A7C15ULL ^ k->k1 * 0xC2B2AE3D27D4EB4FULL);
+}
+
 static inline int same_key(const Entry *e, const Key *k) {
     return e->w[0] == k->w[0] && e->w[1] == k->w[1] && e->w[2] == k->w[2];
 }
 
-static inline Entry *bucket_of(Entry *table, int bits, const Key *k) {
-    return table + WAYS * (hash_of(k) & (((u64)1 << (bits - 2)) - 1)); /* WAYS == 4 */
+static inline int same_small(const Small *e, const SmallKey *k) { return e->k0 == k->k0 && e->k1 == k->k1; }
+
+static inline Entry *bucket_of(const Table *T, const Key *k) {
+    return (Entry *)T->entries + WAYS * (hash_of(k) & (((u64)1 << (T->bits - 2)) - 1)); /* WAYS == 4 */
 }
 
-/* Allocate a zeroed table of 2**bits entries, 64-byte aligned; 0 if out of memory. */
-static int new_table(Core *S, int bits) {
-    size_t size = ((size_t)1 << bits) * sizeof(Entry);
-    void *block = calloc(size + 64, 1);
+static inline Small *small_bucket_of(const Table *T, const SmallKey *k) {
+    return (Small *)T->entries + WAYS * (small_hash_of(k) & (((u64)1 << (T->bits - 2)) - 1));
+}
+
+/* Allocate a zeroed table of 2**bits entries of `size` bytes, 64-byte aligned; 0 if out of memory. */
+static int new_table(Table *T, int bits, size_t size) {
+    void *block = calloc(((size_t)1 << bits) * size + 64, 1);
     if (!block) return 0;
-    S->table_block = block;
-    S->table = (Entry *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
-    S->bits = bits;
-    S->used = 0;
+    T->block = block;
+    T->entries = (void *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+    T->bits = bits;
+    T->used = 0;
     return 1;
 }
 
-static void free_table(Core *S) {
-    free(S->table_block);
-    S->table_block = NULL;
-    S->table = NULL;
-    S->used = 0;
+static void free_table(Table *T) {
+    free(T->block);
+    T->block = NULL;
+    T->entries = NULL;
+    T->used = 0;
 }
 
 /* The slot for key k in its bucket: its own, else an empty one, else the one
@@ -487,61 +548,104 @@ static Entry *slot_for(Entry *b, const Key *k, int *fresh) {
     return e;
 }
 
-/* Grow the table fourfold (at most to max_bits), the entries moved over
- * (kept as it is if the memory is not there: the table only saves work). */
-static void grow(Core *S) {
-    Entry *old = S->table;
-    void *old_block = S->table_block;
-    u64 n = (u64)1 << S->bits;
-    if (!new_table(S, S->bits + 2 > S->max_bits ? S->max_bits : S->bits + 2)) {
-        S->table = old;
-        S->table_block = old_block;
-        S->max_bits = S->bits; /* do not try again */
-        return;
-    }
-    for (u64 i = 0; i < n; i++) {
-        if (!old[i].w[0]) continue;
-        Key k = {{old[i].w[0], old[i].w[1], old[i].w[2]}};
-        int fresh;
-        Entry *e = slot_for(bucket_of(S->table, S->bits, &k), &k, &fresh);
-        S->used += fresh;
-        *e = old[i];
-    }
-    free(old_block);
+static Small *small_slot_for(Small *b, const SmallKey *k, int *fresh) {
+    Small *e = b;
+    for (int i = 0; i < WAYS; i++)
+        if (same_small(b + i, k)) {
+            *fresh = 0;
+            return b + i;
+        }
+    for (int i = 0; i < WAYS; i++)
+        if (!b[i].k1) {
+            *fresh = 1;
+            return b + i;
+        }
+    for (int i = 1; i < WAYS; i++)
+        if (b[i].depth < e->depth) e = b + i;
+    *fresh = 0;
+    return e;
 }
 
-static inline Entry *find(Core *S, const Key *k) {
-    Entry *b = bucket_of(S->table, S->bits, k);
-    for (int i = 0; i < WAYS; i++)
-        if (same_key(b + i, k)) return b + i;
-    return NULL;
+/* Grow a table fourfold (at most to its max_bits), the entries moved over
+ * (kept as it is if the memory is not there: the table only saves work). */
+static void grow(Table *T, int small) {
+    Table old = *T;
+    u64 n = (u64)1 << old.bits;
+    if (!new_table(T, T->bits + 2 > T->max_bits ? T->max_bits : T->bits + 2, small ? sizeof(Small) : sizeof(Entry))) {
+        *T = old;
+        T->max_bits = T->bits; /* do not try again */
+        return;
+    }
+    int fresh;
+    for (u64 i = 0; i < n; i++) {
+        if (small) {
+            const Small *o = (const Small *)old.entries + i;
+            if (!o->k1) continue;
+            SmallKey k = {o->k0, o->k1};
+            *small_slot_for(small_bucket_of(T, &k), &k, &fresh) = *o;
+        } else {
+            const Entry *o = (const Entry *)old.entries + i;
+            if (!o->w[0]) continue;
+            Key k = {{o->w[0], o->w[1], o->w[2]}};
+            *slot_for(bucket_of(T, &k), &k, &fresh) = *o;
+        }
+        T->used += fresh;
+    }
+    free(old.block);
+}
+
+/* Grow a table that is full enough: fourfold when half full, from 2**large_bits
+ * entries on when seven eighths full. */
+static inline void maybe_grow(Table *T, int fresh, int large_bits, int small) {
+    T->used += fresh;
+    if (T->bits < T->max_bits) {
+        u64 size = (u64)1 << T->bits;
+        if (T->bits < large_bits ? T->used * 2 > size : T->used * 8 > size * 7) grow(T, small);
+    }
 }
 
 /* Keep what a search of the position learnt: v, fail-soft around t, a lower
- * bound if v >= t, else an upper one; lo and hi the bounds it started from. */
+ * bound if v >= t, else an upper one; lo and hi the bounds it started from.
+ * The entry's fields, in either kind of table. */
+#define KEEP(e, depth, lo, hi, v, t, best)                      \
+    do {                                                        \
+        if (fresh_key) {                                        \
+            (e)->lo = (int8_t)(lo);                             \
+            (e)->hi = (int8_t)(hi);                             \
+            (e)->best = -1;                                     \
+            (e)->depth = (int8_t)(depth);                       \
+        }                                                       \
+        if ((v) >= (t)) {                                       \
+            if ((v) > (e)->lo) (e)->lo = (int8_t)(v);           \
+        } else if ((v) < (e)->hi) {                             \
+            (e)->hi = (int8_t)(v);                              \
+        }                                                       \
+        if ((best) >= 0) (e)->best = (int8_t)(best);            \
+    } while (0)
+
 static void store(Core *S, const Key *k, int depth, int lo, int hi, int v, int t, int best) {
     int fresh;
-    Entry *e = slot_for(bucket_of(S->table, S->bits, k), k, &fresh);
-    if (!same_key(e, k)) {
+    Entry *e = slot_for(bucket_of(&S->deep, k), k, &fresh);
+    int fresh_key = !same_key(e, k);
+    if (fresh_key) {
         e->w[0] = k->w[0];
         e->w[1] = k->w[1];
         e->w[2] = k->w[2];
-        e->lo = (int8_t)lo;
-        e->hi = (int8_t)hi;
-        e->best = -1;
-        e->depth = (int8_t)depth;
     }
-    if (v >= t) {
-        if (v > e->lo) e->lo = (int8_t)v;
-    } else if (v < e->hi) {
-        e->hi = (int8_t)v;
+    KEEP(e, depth, lo, hi, v, t, best);
+    maybe_grow(&S->deep, fresh, LARGE_BITS, 0);
+}
+
+static void small_store(Core *S, const SmallKey *k, int depth, int lo, int hi, int v, int t, int best) {
+    int fresh;
+    Small *e = small_slot_for(small_bucket_of(&S->small, k), k, &fresh);
+    int fresh_key = !same_small(e, k);
+    if (fresh_key) {
+        e->k0 = k->k0;
+        e->k1 = k->k1;
     }
-    if (best >= 0) e->best = (int8_t)best;
-    S->used += fresh;
-    if (S->bits < S->max_bits) {
-        u64 size = (u64)1 << S->bits;
-        if (S->bits < LARGE_BITS ? S->used * 2 > size : S->used * 8 > size * 7) grow(S);
-    }
+    KEEP(e, depth, lo, hi, v, t, best);
+    maybe_grow(&S->small, fresh, LARGE_BITS + 1, 1);
 }
 
 /* --- the search --------------------------------------------------------------- */
@@ -593,13 +697,32 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
     bounds(S, (const int8_t (*)[16])info, h, lead, total, &lo, &hi);
     if (lo >= t) return lo;
     if (hi < t) return hi;
+    u64 sorted[4];
+    sort_codes(codes, sorted);
     Key k;
-    key_of(codes, lead, &k);
-    Entry *e = find(S, &k);
-    if (e) { /* both bound the same value: keep the tighter */
-        if (e->lo > lo) lo = e->lo;
-        if (e->hi < hi) hi = e->hi;
-        hint = e->best;
+    SmallKey sk;
+    const int8_t *found = NULL; /* the entry's lo, hi, best */
+    if (left <= SMALL_LEFT) {
+        small_key_of(sorted, lead, &sk);
+        Small *b = small_bucket_of(&S->small, &sk);
+        for (int i = 0; i < WAYS; i++)
+            if (same_small(b + i, &sk)) {
+                found = &b[i].lo;
+                break;
+            }
+    } else {
+        key_of(sorted, lead, &k);
+        Entry *b = bucket_of(&S->deep, &k);
+        for (int i = 0; i < WAYS; i++)
+            if (same_key(b + i, &k)) {
+                found = &b[i].lo;
+                break;
+            }
+    }
+    if (found) { /* both bound the same value: keep the tighter */
+        if (found[0] > lo) lo = found[0];
+        if (found[1] < hi) hi = found[1];
+        hint = found[2];
         if (lo >= t) return lo;
         if (hi < t) return hi;
     }
@@ -749,7 +872,10 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
             }
         }
     }
-    store(S, &k, left, lo, hi, v1, t, best1);
+    if (left <= SMALL_LEFT)
+        small_store(S, &sk, left, lo, hi, v1, t, best1);
+    else
+        store(S, &k, left, lo, hi, v1, t, best1);
     return v1;
 }
 
@@ -847,10 +973,12 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
     }
     Py_XSETREF(self->clock, Py_NewRef(clock));
     Py_XSETREF(self->exc, Py_NewRef(exc));
-    free_table(self);
+    free_table(&self->deep);
+    free_table(&self->small);
     free(self->memo); /* its figures depend on the units and the rules of following */
     self->memo = NULL;
-    self->max_bits = bits;
+    self->small.max_bits = bits;
+    self->deep.max_bits = bits > 6 ? bits - 2 : 4; /* few positions are deep */
     self->nodes = 0;
     self->limit = -1;
     self->deadline = 0.0;
@@ -860,7 +988,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwds) {
 }
 
 static void Core_dealloc(Core *self) {
-    free_table(self);
+    free_table(&self->deep);
+    free_table(&self->small);
     free(self->memo);
     Py_XDECREF(self->clock);
     Py_XDECREF(self->exc);
@@ -896,8 +1025,12 @@ static PyObject *Core_probe(Core *self, PyObject *const *args, Py_ssize_t nargs)
         if (!self->memo) return PyErr_NoMemory();
         memset(self->memo, 0xff, sizeof(SuitMemo) << MEMO_BITS); /* every tag ~0: empty */
     }
-    if (!self->table && !new_table(self, self->max_bits < FIRST_BITS ? self->max_bits : FIRST_BITS))
-        return PyErr_NoMemory();
+    Table *tables[2] = {&self->deep, &self->small};
+    for (int i = 0; i < 2; i++) {
+        Table *T = tables[i];
+        if (!T->entries && !new_table(T, T->max_bits < FIRST_BITS ? T->max_bits : FIRST_BITS, i ? sizeof(Small) : sizeof(Entry)))
+            return PyErr_NoMemory();
+    }
     int v = probe(self, h[0], h[1], h[2], (int)lead, (int)rest, (int)t);
     if (v == ABORT) {
         if (!PyErr_Occurred()) {
@@ -913,7 +1046,8 @@ static PyObject *Core_probe(Core *self, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyObject *Core_release(Core *self, PyObject *Py_UNUSED(ignored)) {
-    free_table(self);
+    free_table(&self->deep);
+    free_table(&self->small);
     free(self->memo);
     self->memo = NULL;
     memset(self->killer, 0xff, sizeof self->killer);

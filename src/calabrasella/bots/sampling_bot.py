@@ -14,8 +14,8 @@ each world it plays as if it would know the hidden cards from then on.
 
 **Budget.** By default the bot searches every decision of the play, from
 the first trick, in :data:`WORLDS` worlds (32): it solves one world after
-another, each world's search starting from the values the previous world
-found (a close first guess). The budget is a count of worlds, so the bot
+another, each world's search starting from the mean values of the worlds
+before it (a close first guess). The budget is a count of worlds, so the bot
 is deterministic given its seed, on any machine and under any load. With
 the compiled search (:data:`calabrasella.bots.solver.COMPILED`) a whole
 deal's world costs a few tens of milliseconds at the median, so the
@@ -340,7 +340,9 @@ class SamplingBot:
         except cb.RulesetError as exc:  # no world found: no search
             if not self.warned:
                 self.warned = True
-                warnings.warn(f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=stacklevel)
+                warnings.warn(
+                    f"SamplingBot plays its fallback bot's choice: {exc}", stacklevel=stacklevel
+                )
             return None
 
     def _discard(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
@@ -439,7 +441,11 @@ class SamplingBot:
         sampler, world = first
         drawn = 0
         left = self.nodes
-        guesses: Optional[dict[cb.Play, int]] = None
+        # each play's mean value over the worlds solved so far: the next world's first
+        # guesses, each moved by how far this world's plays solved before it came out
+        # from theirs (solver._action_values(shift=True)); the values do not depend on it
+        sums = dict.fromkeys(plays, 0)
+        guesses: Optional[dict[cb.Play, float]] = None
         while self.worlds is None or drawn < self.worlds:
             if drawn:
                 if deadline is not None and time.perf_counter() >= deadline:
@@ -456,12 +462,13 @@ class SamplingBot:
                     for play in plays:
                         totals[play] += WIN_WEIGHT if wins[play] else -WIN_WEIGHT
                 else:
-                    values, used = _action_values(
-                        world, "SamplingBot", left, deadline or 0.0, guesses
+                    values, used = _action_values(  # True: the guesses shifted
+                        world, "SamplingBot", left, deadline or 0.0, guesses, True
                     )
                     for play in plays:
                         totals[play] += utility(rules, values[play])
-                    guesses = values
+                        sums[play] += values[play]
+                    guesses = {play: sums[play] / (drawn + 1) for play in plays}
             except SearchLimitError:  # the budget ran out in this world: drop it
                 break
             drawn += 1

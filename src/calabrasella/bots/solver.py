@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TypeVar
 
 import attrs
@@ -516,14 +516,27 @@ def _action_values(
     function: str,
     max_nodes: int | None,
     deadline: float,
-    guesses: dict[cb.Play, int] | None,
+    guesses: Mapping[cb.Play, float] | None,
+    shift: bool = False,
 ) -> tuple[dict[cb.Play, int], int]:
     """:func:`action_values` and the nodes searched, with the limits of :func:`_per_class`
-    and a first guess of each play's value (its value in another world, say)."""
+    and a first guess of each play's value (its value in another world, say).
+
+    With ``shift``, each guess is moved by how far the plays solved before it in this
+    state came out from their own guesses, on average: a world that is better or worse
+    for the declarer than the guesses is so for most of its plays. The guesses only set
+    where each play's search starts: the values are the same with any guesses.
+    """
+    misses: list[float] = []
 
     def exact(root: _Root, moves: _Moves, i: int) -> int:
         guess = None if guesses is None else guesses.get(_PLAYS[moves.classes[i][0]])
-        return _final(root, moves.exact(i, None if guess is None else guess - root.won))
+        if guess is None:
+            return _final(root, moves.exact(i))
+        start = guess + sum(misses) / len(misses) if shift and misses else guess
+        value = _final(root, moves.exact(i, round(start) - root.won))
+        misses.append(value - guess)
+        return value
 
     return _per_class(state, function, max_nodes, deadline, exact)
 
