@@ -14,6 +14,12 @@ play, values each legal play two ways:
   same record and seed give the same numbers, and stated with the number
   of worlds it averages.
 
+One search serves the whole deal: the positions it settled valuing one
+decision (kept in its transposition table) are there for the next, whose
+positions are among them, so each decision after the first costs a
+fraction of a whole-deal solve; the values are those a new search at each
+decision finds.
+
 Every value is in the declarer's units, as the deal's
 :class:`~calabrasella.Result` reports ``declarer_units``. The units a play
 *lost* are counted from the mover's side: the declarer wants more units,
@@ -347,8 +353,8 @@ def analyse(
         seed: The seed of those worlds: the same record, worlds and seed
             give the same analysis.
         max_nodes: Give up a decision's search (or a world's) after this
-            many positions: the decision is then marked not analysed (or
-            without estimate), saying why. ``None``: no limit.
+            many positions searched for it: the decision is then marked not
+            analysed (or without estimate), saying why. ``None``: no limit.
         exchange_options: Value the exchange's last decision (every option
             starting the play) when it has at most this many options
             (default :data:`EXCHANGE_OPTIONS`; 0 never). Each option is a
