@@ -165,6 +165,13 @@ def test_one_search_goes_on_while_the_bonus_and_rules_stay(monkeypatch: pytest.M
         assert shared.root(later, "analyse").search is search
         assert shared.root(other, "analyse").search is not search
         assert shared.root(first, "analyse").search is not search  # one kept at a time
+    monkeypatch.setattr(solver, "_SHARED_ENTRIES", 10)  # a pure table past it is let go
+    with solver._Shared() as shared:
+        search = shared.root(first, "analyse").search
+        assert shared.root(later, "analyse").search is search  # its table is empty so far
+        solver._shared_action_values(shared, later, "analyse", None, None)
+        assert len(search.table) > 10
+        assert shared.root(later, "analyse").search is not search
     if core.NATIVE is not None:
         with solver._Shared() as shared:
             search = shared.root(first, "analyse").search
