@@ -624,7 +624,7 @@ class _Shared:
             self.release()
             self._key, self._search = key, root.search
             return root
-        return attrs.evolve(root, search=self._search)
+        return attrs.evolve(root, search=kept)
 
     @contextlib.contextmanager
     def limited(self, search: core.Search, max_nodes: int | None) -> Iterator[Callable[[], int]]:
