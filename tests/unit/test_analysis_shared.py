@@ -1,7 +1,7 @@
 """``analyse`` keeps one search for a deal: the same values as a fresh search at each decision.
 
 The analysis solves decision after decision with one search (its table kept
-from one solve to the next, ``solver._Shared``); each value it reports must
+from one solve to the next, ``_shared.Shared``); each value it reports must
 be the one a new search finds from that decision alone (``action_values``
 for a play, ``solve`` for an exchange option), the reference here. Random
 deals played to the end, both games and the options that change the play
@@ -18,7 +18,7 @@ import pytest
 
 import calabrasella as cb
 from calabrasella.actions import IRREGULAR
-from calabrasella.bots import HeuristicBot, analyse, play_deal, solver
+from calabrasella.bots import HeuristicBot, _shared, analyse, play_deal, solver
 from calabrasella.bots import _solver_core as core
 from calabrasella.bots.analysis import Analysis
 from calabrasella.bots.solver import SearchLimitError, action_values, solve
@@ -160,20 +160,20 @@ def test_one_search_goes_on_while_the_bonus_and_rules_stay(monkeypatch: pytest.M
     later = first
     for _ in range(6):  # two tricks on: the same deal
         later = cb.apply(later, cb.legal_actions(later)[0])
-    with solver._Shared() as shared:
+    with _shared.Shared() as shared:
         search = shared.root(first, "analyse").search
         assert shared.root(later, "analyse").search is search
         assert shared.root(other, "analyse").search is not search
         assert shared.root(first, "analyse").search is not search  # one kept at a time
-    monkeypatch.setattr(solver, "_SHARED_ENTRIES", 10)  # a pure table past it is let go
-    with solver._Shared() as shared:
+    monkeypatch.setattr(_shared, "SHARED_ENTRIES", 10)  # a pure table past it is let go
+    with _shared.Shared() as shared:
         search = shared.root(first, "analyse").search
         assert shared.root(later, "analyse").search is search  # its table is empty so far
-        solver._shared_action_values(shared, later, "analyse", None, None)
+        _shared.shared_action_values(shared, later, "analyse", None, None)
         assert len(search.table) > 10
         assert shared.root(later, "analyse").search is not search
     if core.NATIVE is not None:
-        with solver._Shared() as shared:
+        with _shared.Shared() as shared:
             search = shared.root(first, "analyse").search
             monkeypatch.setattr(solver, "_native", True)
             assert shared.root(later, "analyse").search is not search  # the other build
@@ -197,13 +197,13 @@ def test_each_solve_counts_its_own_nodes_against_the_limit(
             break
         sixes.setdefault(units, (six, solver._action_values(six, "analyse", None, 0.0, None)[1]))
     six = sixes[units][0]
-    with solver._Shared() as shared:
+    with _shared.Shared() as shared:
         with pytest.raises(SearchLimitError, match="after 1 positions"):
-            solver._shared_action_values(shared, six, "analyse", 1, None)
-        values, spent = solver._shared_action_values(shared, six, "analyse", None, None)
+            _shared.shared_action_values(shared, six, "analyse", 1, None)
+        values, spent = _shared.shared_action_values(shared, six, "analyse", None, None)
         assert values == action_values(six)  # the same after giving up once
         assert shared.root(four, "analyse").search is shared.root(six, "analyse").search
         # the search kept has counted more than ``spent`` positions: a limit counted from
         # its start would stop this solve (of another deal) at once
-        values, nodes = solver._shared_action_values(shared, four, "analyse", spent, None)
+        values, nodes = _shared.shared_action_values(shared, four, "analyse", spent, None)
         assert values == action_values(four) and 0 < nodes <= spent

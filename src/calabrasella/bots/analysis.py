@@ -46,15 +46,9 @@ import attrs
 
 import calabrasella as cb
 
+from ._shared import Shared, shared_action_values, shared_value
 from .sampling import Sampler
-from .solver import (
-    SearchLimitError,
-    SolveError,
-    _action_values,
-    _Shared,
-    _shared_action_values,
-    _shared_value,
-)
+from .solver import SearchLimitError, SolveError, _action_values
 
 __all__ = ["Analysis", "Decision", "analyse"]
 
@@ -298,7 +292,7 @@ def _estimate(
 
 
 def _exchange_values(
-    shared: _Shared, state: cb.State, action: cb.Action, max_nodes: Optional[int], most: int
+    shared: Shared, state: cb.State, action: cb.Action, max_nodes: Optional[int], most: int
 ) -> Union[dict[cb.Action, int], str]:
     """Each option's value when every option starts the play, else why it is not valued."""
     legal = [a for a in cb.legal_actions(state) if not isinstance(a, _IRREGULAR)]
@@ -314,7 +308,7 @@ def _exchange_values(
     # the option taken last: the search the shared object keeps goes on with its play
     for option in sorted(after, key=lambda option: option == action):
         try:
-            found[option], _nodes = _shared_value(
+            found[option], _nodes = shared_value(
                 shared, after[option], "analyse", max_nodes, guess
             )
         except (SearchLimitError, SolveError) as error:
@@ -400,7 +394,7 @@ def analyse(
         raise ValueError(f"exchange_options={exchange_options!r}: expected an int from 0 up")
     final = record.replay()
     # one search for the deal: each decision's solve starts from what the earlier ones learnt
-    with _Shared() as shared:
+    with Shared() as shared:
         decisions = _decisions(
             record, final, shared, worlds, seed, max_nodes, exchange_options, from_trick
         )
@@ -420,7 +414,7 @@ def analyse(
 def _decisions(
     record: cb.Record,
     final: cb.State,
-    shared: _Shared,
+    shared: Shared,
     worlds: int,
     seed: int,
     max_nodes: Optional[int],
@@ -482,7 +476,7 @@ def _decisions(
         else:
             try:
                 guess = None if known is None else dict.fromkeys(legal, known)
-                found, _nodes = _shared_action_values(shared, state, "analyse", max_nodes, guess)
+                found, _nodes = shared_action_values(shared, state, "analyse", max_nodes, guess)
             except (SearchLimitError, SolveError) as error:
                 decisions.append(Decision(analysed=False, note=str(error), **common))
                 known = None
