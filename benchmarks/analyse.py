@@ -8,15 +8,20 @@ again), saves each as a JSON record, then times, per record:
 - ``command``: ``calabrasella analyse FILE`` run as a new process (Python's
   start, the import and the file's reading included), wall time;
 - ``analyse()``: :func:`calabrasella.bots.analyse` in this process, every
-  hand open (no sampled worlds), wall and CPU time.
+  hand open (no sampled worlds), wall and CPU time; cold for the record (its
+  searches start empty), though the process has analysed the records before;
+- ``estimate`` (with ``--worlds N``): ``analyse(record, worlds=N)`` in this
+  process, wall and CPU time: the open-hand values and, for every card play
+  with a choice, the estimate over N worlds drawn from the mover's view.
 
 It prints one row a record with ``--verbose``, then each round's medians
-and max, then the medians over the rounds. The header says whether the
-solver in use is compiled (``calabrasella.bots.solver.COMPILED``): build it
-in a checkout with ``CALABRASELLA_NATIVE=1 python hatch_build.py``.
+and max, then the medians over the rounds and, over every record of every
+round, the median and the maximum. The header says whether the solver in
+use is compiled (``calabrasella.bots.solver.COMPILED``): build it in a
+checkout with ``python hatch_build.py``.
 
 usage: python benchmarks/analyse.py [--deals N] [--rounds R] [--rules R]
-       [--seed S] [--verbose]
+       [--seed S] [--worlds N] [--verbose]
 
 The target: a 12-trick record analysed in under 2 s with every hand open,
 compiled.
@@ -54,6 +59,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rules", choices=("cavendish", "calabresella"), default="cavendish")
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--worlds", type=int, default=0, help="also time the estimate over N worlds")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
     rules = cb.find_ruleset(args.rules)
@@ -62,10 +68,12 @@ def main() -> None:
           f"seed {master}, solver {'compiled' if COMPILED else 'pure Python'}")  # fmt: skip
     print(f"command line: {' '.join(sys.argv)}")
     seeds = random.Random(master)
-    medians: dict[str, list[float]] = {"command": [], "wall": [], "cpu": []}
+    names = ["command", "wall", "cpu"] + (["estimate wall", "estimate cpu"] if args.worlds else [])
+    medians: dict[str, list[float]] = {name: [] for name in names}
+    every: dict[str, list[float]] = {name: [] for name in names}
     with tempfile.TemporaryDirectory() as folder:
         for round_ in range(1, args.rounds + 1):
-            times: dict[str, list[float]] = {"command": [], "wall": [], "cpu": []}
+            times: dict[str, list[float]] = {name: [] for name in names}
             for k in range(args.deals):
                 seed = seeds.randrange(1 << 30)
                 record = played(rules, seed)
@@ -82,11 +90,18 @@ def main() -> None:
                 analysis = analyse(record)
                 times["wall"].append(time.perf_counter() - wall)
                 times["cpu"].append(time.process_time() - cpu)
+                if args.worlds:
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    analyse(record, worlds=args.worlds)
+                    times["estimate wall"].append(time.perf_counter() - wall)
+                    times["estimate cpu"].append(time.process_time() - cpu)
                 if args.verbose:
                     worst = analysis.biggest
                     print(f"  deal seed {seed}: command {times['command'][-1]:.3f} s, analyse() "
                           f"{times['wall'][-1]:.3f} s wall {times['cpu'][-1]:.3f} s cpu, biggest "
-                          f"loss {0 if worst is None else worst.lost}")  # fmt: skip
+                          f"loss {0 if worst is None else worst.lost}"
+                          + (f", estimate {times['estimate cpu'][-1]:.3f} s cpu" if args.worlds
+                             else ""))  # fmt: skip
             row = ", ".join(
                 f"{name} median {statistics.median(v):.3f} s max {max(v):.3f} s"
                 for name, v in times.items()
@@ -94,8 +109,12 @@ def main() -> None:
             print(f"round {round_}: {row}")
             for name, v in times.items():
                 medians[name].append(statistics.median(v))
+                every[name].extend(v)
     print("medians of the rounds: " + ", ".join(
         f"{name} {', '.join(f'{m:.3f}' for m in v)} s" for name, v in medians.items()))  # fmt: skip
+    print(f"every record ({len(every['command'])}): " + ", ".join(
+        f"{name} median {statistics.median(v):.3f} s max {max(v):.3f} s"
+        for name, v in every.items()))  # fmt: skip
 
 
 if __name__ == "__main__":

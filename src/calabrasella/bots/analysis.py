@@ -14,6 +14,12 @@ play, values each legal play two ways:
   same record and seed give the same numbers, and stated with the number
   of worlds it averages.
 
+One search serves the whole deal: the positions it settled valuing one
+decision (kept in its transposition table) are there for the next, whose
+positions are among them, so each decision after the first costs a
+fraction of a whole-deal solve; the values are those a new search at each
+decision finds.
+
 Every value is in the declarer's units, as the deal's
 :class:`~calabrasella.Result` reports ``declarer_units``. The units a play
 *lost* are counted from the mover's side: the declarer wants more units,
@@ -40,8 +46,9 @@ import attrs
 
 import calabrasella as cb
 
+from ._shared import Shared, shared_action_values, shared_value
 from .sampling import Sampler
-from .solver import SearchLimitError, SolveError, _action_values, _value
+from .solver import SearchLimitError, SolveError, _action_values
 
 __all__ = ["Analysis", "Decision", "analyse"]
 
@@ -285,7 +292,7 @@ def _estimate(
 
 
 def _exchange_values(
-    state: cb.State, action: cb.Action, max_nodes: Optional[int], most: int
+    shared: Shared, state: cb.State, action: cb.Action, max_nodes: Optional[int], most: int
 ) -> Union[dict[cb.Action, int], str]:
     """Each option's value when every option starts the play, else why it is not valued."""
     legal = [a for a in cb.legal_actions(state) if not isinstance(a, _IRREGULAR)]
@@ -296,15 +303,18 @@ def _exchange_values(
         return "an exchange decision before the last is not valued"
     if len(legal) > most:
         return f"an exchange decision of {len(legal)} options is not valued (more than {most})"
-    values: dict[cb.Action, int] = {}
+    found: dict[cb.Action, int] = {}
     guess: Optional[int] = None
-    for option, next_ in after.items():
+    # the option taken last: the search the shared object keeps goes on with its play
+    for option in sorted(after, key=lambda option: option == action):
         try:
-            values[option], _nodes = _value(next_, "analyse", max_nodes, guess)
+            found[option], _nodes = shared_value(
+                shared, after[option], "analyse", max_nodes, guess
+            )
         except (SearchLimitError, SolveError) as error:
             return str(error)
-        guess = values[option]
-    return values
+        guess = found[option]
+    return {option: found[option] for option in legal}
 
 
 def _check(worlds: object, seed: object, max_nodes: object) -> None:
@@ -337,8 +347,8 @@ def analyse(
         seed: The seed of those worlds: the same record, worlds and seed
             give the same analysis.
         max_nodes: Give up a decision's search (or a world's) after this
-            many positions: the decision is then marked not analysed (or
-            without estimate), saying why. ``None``: no limit.
+            many positions searched for it: the decision is then marked not
+            analysed (or without estimate), saying why. ``None``: no limit.
         exchange_options: Value the exchange's last decision (every option
             starting the play) when it has at most this many options
             (default :data:`EXCHANGE_OPTIONS`; 0 never). Each option is a
@@ -383,6 +393,35 @@ def analyse(
     if type(exchange_options) is not int or exchange_options < 0:
         raise ValueError(f"exchange_options={exchange_options!r}: expected an int from 0 up")
     final = record.replay()
+    # one search for the deal: each decision's solve starts from what the earlier ones learnt
+    with Shared() as shared:
+        decisions = _decisions(
+            record, final, shared, worlds, seed, max_nodes, exchange_options, from_trick
+        )
+    result = final.result
+    contract = " ".join(c.value for c in (final.contract, final.modifier) if c is not None)
+    return Analysis(
+        rules=final.rules,
+        declarer=final.declarer,
+        contract=contract,
+        declarer_units=None if result is None or result.void else result.declarer_units,
+        worlds=worlds,
+        seed=seed,
+        decisions=tuple(decisions),
+    )
+
+
+def _decisions(
+    record: cb.Record,
+    final: cb.State,
+    shared: Shared,
+    worlds: int,
+    seed: int,
+    max_nodes: Optional[int],
+    exchange_options: int,
+    from_trick: int,
+) -> list[Decision]:
+    """Every decision of ``record`` (which ends in ``final``), analysed as :func:`analyse` says."""
     history = final.history
     decisions: list[Decision] = []
     known: Optional[int] = None  # the value of the state reached, when the last play found it
@@ -403,7 +442,7 @@ def analyse(
             known = None
             continue
         if stage == "exchange":
-            found_exchange = _exchange_values(state, action, max_nodes, exchange_options)
+            found_exchange = _exchange_values(shared, state, action, max_nodes, exchange_options)
             if isinstance(found_exchange, str):
                 decisions.append(Decision(analysed=False, note=found_exchange, **common))
                 known = None
@@ -437,7 +476,7 @@ def analyse(
         else:
             try:
                 guess = None if known is None else dict.fromkeys(legal, known)
-                found, _nodes = _action_values(state, "analyse", max_nodes, 0.0, guess)
+                found, _nodes = shared_action_values(shared, state, "analyse", max_nodes, guess)
             except (SearchLimitError, SolveError) as error:
                 decisions.append(Decision(analysed=False, note=str(error), **common))
                 known = None
@@ -469,14 +508,4 @@ def analyse(
             )
         )
         known = chosen
-    result = final.result
-    contract = " ".join(c.value for c in (final.contract, final.modifier) if c is not None)
-    return Analysis(
-        rules=final.rules,
-        declarer=final.declarer,
-        contract=contract,
-        declarer_units=None if result is None or result.void else result.declarer_units,
-        worlds=worlds,
-        seed=seed,
-        decisions=tuple(decisions),
-    )
+    return decisions
