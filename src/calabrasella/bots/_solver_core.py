@@ -92,8 +92,12 @@ class Search:
             ``HISTORY_FROM``); off only to compare (the value is the same).
         probe: ``probe(h0, h1, h2, lead, rest, t)``: at a trick boundary
             (``rest`` the card units left in the hands), a bound on the
-            units the declarer collects from here: at least the true value
-            if it is ``>= t``, at most it if it is ``< t``.
+            units the declarer collects from here: at most the true value
+            if it is ``>= t``, at least it if it is ``< t``. With ``t <= 0``
+            (the threshold reached already) it searches nothing and returns
+            the best lower bound it knows (the cashing bound or one learnt):
+            the trick loop asks for it when a trick's units alone reach the
+            threshold, so the value it keeps counts what surely follows.
     """
 
     def __init__(
@@ -297,8 +301,8 @@ class Search:
         weight = _WEIGHT
 
         def probe(h0: int, h1: int, h2: int, lead: int, rest: int, t: int) -> int:
-            if t <= 0:
-                return 0
+            # t <= 0 is reached already: the entry's lower bound (>= 0) is returned,
+            # the best known without a search
             total = rest + bonus
             if t > total:
                 return total
@@ -465,10 +469,8 @@ class Search:
                             )
                             if w == 0:
                                 r += u
-                        elif w == 0:
-                            if t <= u:
-                                r = u
-                            elif p1 == 0:
+                        elif w == 0:  # with t <= u, a bound of what follows, no search
+                            if p1 == 0:
                                 r = probe(n1, n2, n3, 0, rest - u, t - u) + u
                             elif p1 == 1:
                                 r = probe(n3, n1, n2, 0, rest - u, t - u) + u
