@@ -137,9 +137,10 @@ def _searches(bonus: int, follow: bool) -> list[core.Search]:
 def test_a_probe_already_reached_gives_the_best_lower_bound_known() -> None:
     """A probe whose threshold is 0 or less (the units the declarer needs are in hand) does
     not search; it returns the cashing bound or a better one learnt, never above the exact
-    value. The trick loop asks for it when the trick alone reaches the threshold, so the
-    value kept then counts what surely follows, not the trick's units alone. (It returned
-    0 before: the first assertion failed on every position the bound lifts above 0.)"""
+    value, in both searches. The compiled trick loop asks for it when the trick alone
+    reaches the threshold, so the value kept then counts what surely follows, not the
+    trick's units alone. (It returned 0 before: the first assertion failed on every
+    position the bound lifts above 0.)"""
     rng = random.Random(23)
     lifted = 0
     for _ in range(200):

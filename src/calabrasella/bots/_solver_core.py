@@ -95,9 +95,11 @@ class Search:
             units the declarer collects from here: at most the true value
             if it is ``>= t``, at least it if it is ``< t``. With ``t <= 0``
             (the threshold reached already) it searches nothing and returns
-            the best lower bound it knows (the cashing bound or one learnt):
-            the trick loop asks for it when a trick's units alone reach the
-            threshold, so the value it keeps counts what surely follows.
+            the best lower bound it knows (the cashing bound or one learnt).
+            When a trick's units alone reach the threshold, the compiled
+            search asks its probe so (the value it keeps counts what surely
+            follows too); this one keeps the trick's units: working out the
+            relative key there costs pure Python more than the nodes it saves.
     """
 
     def __init__(
@@ -469,8 +471,10 @@ class Search:
                             )
                             if w == 0:
                                 r += u
-                        elif w == 0:  # with t <= u, a bound of what follows, no search
-                            if p1 == 0:
+                        elif w == 0:
+                            if t <= u:  # reached (the compiled search adds a bound of what follows)
+                                r = u
+                            elif p1 == 0:
                                 r = probe(n1, n2, n3, 0, rest - u, t - u) + u
                             elif p1 == 1:
                                 r = probe(n3, n1, n2, 0, rest - u, t - u) + u
