@@ -134,34 +134,6 @@ def _searches(bonus: int, follow: bool) -> list[core.Search]:
     return found
 
 
-def test_a_probe_already_reached_gives_the_best_lower_bound_known() -> None:
-    """A probe whose threshold is 0 or less (the units the declarer needs are in hand) does
-    not search; it returns the cashing bound or a better one learnt, never above the exact
-    value, in both searches. The compiled trick loop asks for it when the trick alone
-    reaches the threshold, so the value kept then counts what surely follows, not the
-    trick's units alone. (It returned 0 before: the first assertion failed on every
-    position the bound lifts above 0.)"""
-    rng = random.Random(23)
-    lifted = 0
-    for _ in range(200):
-        tricks = rng.choice((2, 3, 3, 4))
-        cards = rng.sample(range(40), 3 * tricks)
-        h0, h1, h2 = (sum(1 << c for c in cards[i::3]) for i in range(3))
-        lead, bonus, follow = rng.randrange(3), rng.randint(3, 9), rng.random() < 0.8
-        lo, _ = bound(h0, h1, h2, lead, bonus, follow)
-        value = exact(h0, h1, h2, lead, bonus, follow)
-        rest = moves.units(h0 | h1 | h2)
-        for search in _searches(bonus, follow):
-            for t in (0, -3):
-                got = search.probe(h0, h1, h2, lead, rest, t)
-                assert lo <= got <= value, (h0, h1, h2, lead, bonus, follow, t)
-            assert search.nodes == 0
-            search.probe(h0, h1, h2, lead, rest, value)
-            assert lo <= search.probe(h0, h1, h2, lead, rest, 0) <= value
-        lifted += lo > 0
-    assert lifted > 40
-
-
 def test_probes_are_fail_soft_bounds_of_the_exact_value() -> None:
     """Every probe's answer bounds the exact value on the side of its threshold (at least
     it when it reaches the threshold, at most it when not), in both searches, for every

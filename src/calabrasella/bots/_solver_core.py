@@ -92,14 +92,8 @@ class Search:
             ``HISTORY_FROM``); off only to compare (the value is the same).
         probe: ``probe(h0, h1, h2, lead, rest, t)``: at a trick boundary
             (``rest`` the card units left in the hands), a bound on the
-            units the declarer collects from here: at most the true value
-            if it is ``>= t``, at least it if it is ``< t``. With ``t <= 0``
-            (the threshold reached already) it searches nothing and returns
-            the best lower bound it knows (the cashing bound or one learnt).
-            When a trick's units alone reach the threshold, the compiled
-            search asks its probe so (the value it keeps counts what surely
-            follows too); this one keeps the trick's units: working out the
-            relative key there costs pure Python more than the nodes it saves.
+            units the declarer collects from here: at least the true value
+            if it is ``>= t``, at most it if it is ``< t``.
     """
 
     def __init__(
@@ -303,8 +297,8 @@ class Search:
         weight = _WEIGHT
 
         def probe(h0: int, h1: int, h2: int, lead: int, rest: int, t: int) -> int:
-            # t <= 0 is reached already: the entry's lower bound (>= 0) is returned,
-            # the best known without a search
+            if t <= 0:
+                return 0
             total = rest + bonus
             if t > total:
                 return total
@@ -472,7 +466,7 @@ class Search:
                             if w == 0:
                                 r += u
                         elif w == 0:
-                            if t <= u:  # reached (the compiled search adds a bound of what follows)
+                            if t <= u:
                                 r = u
                             elif p1 == 0:
                                 r = probe(n1, n2, n3, 0, rest - u, t - u) + u

@@ -4,8 +4,7 @@
  * with the hands h0 (the declarer), h1 and h2 (the adversaries after him)
  * as 64-bit card masks and `lead` the position on lead, bound the units the
  * declarer collects from here on (the cards left plus the last-trick
- * bonus), fail-soft around the threshold t; with t <= 0 (reached already)
- * the best lower bound known (the cashing bound or the table's), no search.
+ * bonus), fail-soft around the threshold t.
  *
  * Nothing of the rules is written here. Python passes, from the engine:
  *   - the four suits as card masks (which cards are of one suit);
@@ -676,6 +675,7 @@ static inline int winner(const Core *S, int c1, int c2, int c3, int p1) {
 }
 
 static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
+    if (t <= 0) return 0;
     int total = rest + S->bonus;
     if (t > total) return total;
     u64 h[3] = {h0, h1, h2};
@@ -695,7 +695,7 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
     }
     int hint = -1, lo, hi;
     bounds(S, (const int8_t (*)[16])info, h, lead, total, &lo, &hi);
-    if (lo >= t && t > 0) return lo; /* t <= 0: the table's bound may be the higher */
+    if (lo >= t) return lo;
     if (hi < t) return hi;
     u64 sorted[4];
     sort_codes(codes, sorted);
@@ -726,7 +726,6 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
         if (lo >= t) return lo;
         if (hi < t) return hi;
     }
-    if (t <= 0) return lo; /* reached already: the best lower bound known, no search */
     if (check_limits(S)) return ABORT;
 
     int max1 = p1 == 0, max2 = p2 == 0, max3 = p3 == 0;
@@ -840,10 +839,14 @@ static int probe(Core *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
                     int l1 = CTZ(n[w]), l2 = CTZ(n[(w + 1) % 3]), l3 = CTZ(n[(w + 2) % 3]);
                     r = winner(S, l1, l2, l3, w) == 0 ? rest - u + S->bonus : 0;
                     if (w == 0) r += u;
-                } else if (w == 0) { /* with t <= u, a bound of what follows, no search */
-                    r = probe(S, n[0], n[1], n[2], 0, rest - u, t - u);
-                    if (r == ABORT) return ABORT;
-                    r += u;
+                } else if (w == 0) {
+                    if (t <= u) {
+                        r = u;
+                    } else {
+                        r = probe(S, n[0], n[1], n[2], 0, rest - u, t - u);
+                        if (r == ABORT) return ABORT;
+                        r += u;
+                    }
                 } else {
                     r = probe(S, n[0], n[1], n[2], w, rest - u, t);
                     if (r == ABORT) return ABORT;
