@@ -14,6 +14,7 @@ import functools
 import random
 
 import calabrasella as cb
+from calabrasella.bots import _solver_core as core
 from calabrasella.bots import _solver_moves as moves
 
 UNITS = tuple(card.units for card in cb.DECK)
@@ -123,3 +124,35 @@ def test_bounds_hold_on_random_endings() -> None:
         assert lo <= value <= hi, (h0, h1, h2, lead, bonus, follow)
         cut += lo > 0 or hi < moves.units(h0 | h1 | h2) + bonus
     assert cut > 75  # the bounds say something on many of them
+
+
+def _searches(bonus: int, follow: bool) -> list[core.Search]:
+    """A fresh pure search, and a fresh compiled one when it is built."""
+    found = [core.Search(bonus, follow)]
+    if core.NATIVE is not None:
+        found.append(core.NativeSearch(bonus, follow))
+    return found
+
+
+def test_probes_are_fail_soft_bounds_of_the_exact_value() -> None:
+    """Every probe's answer bounds the exact value on the side of its threshold (at least
+    it when it reaches the threshold, at most it when not), in both searches, for every
+    threshold, one search reused for all of them as MTD(f) does."""
+    rng = random.Random(29)
+    above = 0
+    for _ in range(120):
+        tricks = rng.choice((2, 3, 4, 4))
+        cards = rng.sample(range(40), 3 * tricks)
+        h0, h1, h2 = (sum(1 << c for c in cards[i::3]) for i in range(3))
+        lead, bonus, follow = rng.randrange(3), rng.randint(3, 9), rng.random() < 0.8
+        value = exact(h0, h1, h2, lead, bonus, follow)
+        rest = moves.units(h0 | h1 | h2)
+        for search in _searches(bonus, follow):
+            for t in range(1, rest + bonus + 2):
+                got = search.probe(h0, h1, h2, lead, rest, t)
+                if got >= t:
+                    assert got <= value, (h0, h1, h2, lead, bonus, follow, t, got)
+                    above += got > t
+                else:
+                    assert got >= value, (h0, h1, h2, lead, bonus, follow, t, got)
+    assert above > 100  # many answers say more than their threshold
