@@ -92,8 +92,9 @@ class Search:
             ``HISTORY_FROM``); off only to compare (the value is the same).
         probe: ``probe(h0, h1, h2, lead, rest, t)``: at a trick boundary
             (``rest`` the card units left in the hands), a bound on the
-            units the declarer collects from here: at least the true value
-            if it is ``>= t``, at most it if it is ``< t``.
+            units the declarer collects from here: at most the true value
+            (a lower bound) if it is ``>= t``, at least it (an upper bound)
+            if it is ``< t``.
     """
 
     def __init__(
