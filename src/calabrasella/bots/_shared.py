@@ -22,7 +22,7 @@ import calabrasella as cb
 from . import _solver_core as core
 from . import _solver_moves as moves
 from . import solver
-from .solver import _PLAYS, SearchLimitError, SolveError, _final, _Moves, _Root, _root
+from .solver import _PLAYS, SearchLimitError, SolveError, _by_class, _final, _Moves, _Root, _root
 
 __all__ = ["SHARED_ENTRIES", "Shared", "shared_action_values", "shared_value"]
 
@@ -110,21 +110,13 @@ def shared_action_values(
     guesses: dict[cb.Play, int] | None,
 ) -> tuple[dict[cb.Play, int], int]:
     """``solver._action_values`` (no deadline) with the search ``shared`` keeps."""
+    def exact(root: _Root, at_root: _Moves, i: int) -> int:
+        guess = None if guesses is None else guesses.get(_PLAYS[at_root.classes[i][0]])
+        return _final(root, at_root.exact(i, None if guess is None else guess - root.won))
+
     root = shared.root(state, function)
-    search = root.search
-    found: dict[int, int] = {}
-    with shared.limited(search, max_nodes) as nodes:
-        at_root = _Moves(search, root.hands, root.trick, root.leader, root.total)
-        for i, same in enumerate(at_root.classes):
-            guess = None if guesses is None else guesses.get(_PLAYS[same[0]])
-            value = _final(root, at_root.exact(i, None if guess is None else guess - root.won))
-            for card in same:  # equivalent cards have equal values
-                found[card] = value
-    answers = {
-        action: found[action.card.index]
-        for action in cb.legal_actions(state)
-        if isinstance(action, cb.Play)
-    }
+    with shared.limited(root.search, max_nodes) as nodes:
+        answers = _by_class(state, root, exact)
     return answers, nodes()
 
 

@@ -496,19 +496,27 @@ def _per_class(
     search = root.search
     _set_limit(search, max_nodes)
     search.deadline = deadline
-    found: dict[int, _T] = {}
     with _quiet(search), _limited(search):
-        at_root = _Moves(search, root.hands, root.trick, root.leader, root.total)
-        for i, same in enumerate(at_root.classes):
-            value = answer(root, at_root, i)
-            for card in same:  # equivalent cards have equal values
-                found[card] = value
-    answers = {
+        answers = _by_class(state, root, answer)
+    return answers, search.nodes
+
+
+def _by_class(
+    state: cb.State, root: _Root, answer: Callable[[_Root, _Moves, int], _T]
+) -> dict[cb.Play, _T]:
+    """``answer(root, moves, i)`` for each class ``i`` of equivalent legal plays at
+    ``root`` (``state``'s, on whichever search it carries), given to each play of it."""
+    found: dict[int, _T] = {}
+    at_root = _Moves(root.search, root.hands, root.trick, root.leader, root.total)
+    for i, same in enumerate(at_root.classes):
+        value = answer(root, at_root, i)
+        for card in same:  # equivalent cards have equal values
+            found[card] = value
+    return {
         action: found[action.card.index]
         for action in cb.legal_actions(state)
         if isinstance(action, cb.Play)
     }
-    return answers, search.nodes
 
 
 def _action_values(
