@@ -30,23 +30,33 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
-from .cards import CardSet, _cardset
+from .cards import DECK, Card, CardSet, _cardset
 
 if TYPE_CHECKING:
     from .state import State
     from .views import View
 
 __all__ = [
+    "CODE_COUNT",
     "EVERYONE",
+    "LAID_ASIDE_CODE",
     "STOCK",
+    "STOCK_CODE",
     "TRICK",
+    "TRICK_CODE",
+    "WON_CODE",
     "Move",
+    "MoveRecord",
     "Place",
     "Spot",
+    "Trick",
     "Where",
     "hand",
     "laid_aside",
     "layout",
+    "moves",
+    "records",
+    "tricks",
     "won",
 ]
 
@@ -66,13 +76,16 @@ class Where(enum.Enum):
     WON = "won"
 
 
-#: Place codes, one small int a place: a hand is its seat (0..3), then the
-#: stock, each seat's laid-aside cards, the trick, each seat's tricks won.
-_STOCK = 4
-_LAID = 5
-_TRICK = 9
-_WON = 10
-_CODES = 14
+#: The place codes (:attr:`Place.code`), one small int a place, as move
+#: records (:data:`MoveRecord`) hold them: a hand is its seat (0..3), then the
+#: stock, each seat's laid-aside cards (``LAID_ASIDE_CODE + seat``), the trick,
+#: each seat's tricks won (``WON_CODE + seat``); ``CODE_COUNT`` codes in all.
+STOCK_CODE = 4
+LAID_ASIDE_CODE = 5
+TRICK_CODE = 9
+WON_CODE = 10
+CODE_COUNT = 14
+_STOCK, _LAID, _TRICK, _WON, _CODES = STOCK_CODE, LAID_ASIDE_CODE, TRICK_CODE, WON_CODE, CODE_COUNT
 
 #: ``seen`` mask meaning every seat (a four-seat table included).
 EVERYONE = 0b1111
@@ -300,27 +313,162 @@ def layout(game: State | View) -> tuple[Spot, ...]:
         the stock:  + 4 face down
         laid aside by 1:  + 1 face down
     """
-    if hasattr(game, "hand_masks"):  # a state (never imported here: states sit above places)
-        return _layout(game, None)
-    return _layout(game, game.seat)
+    return _layout(game, game._ledger().viewer)
+
+
+class Ledger(NamedTuple):
+    """What a state or a view holds of its deal's moves (the engine's, for this module).
+
+    Attributes:
+        exchange: The exchange's move records (in a view, as its seat knows them).
+        history: The history the play's moves are read from (a view's as its seat knows it).
+        viewer: The seat that knows them (``None`` for a state: every card).
+        players: Seats at the table.
+    """
+
+    exchange: tuple[MoveRecord, ...]
+    history: tuple[tuple[int, object], ...]
+    viewer: Optional[int]
+    players: int
+
+
+#: The words of the play's moves.
+PLAYED = "played a card"
+TRICK_WON = "won the trick"
+OUT_OF_TURN = "played a card out of turn: it goes back to the hand"
+
+
+def play_records(history: tuple[tuple[int, object], ...]) -> tuple[MoveRecord, ...]:
+    """Return the play's moves of ``history``, in order: each card from its hand to the
+    trick (a revoke's too), each complete trick to its winner's tricks, and a card
+    played out of turn shown to all (it goes back to the hand).
+
+    The play kernel (:mod:`calabrasella._tricks`) says who wins each trick;
+    every move of the play is seen by all.
+    """
+    from ._tricks import winning_play  # (below places in the layers only through actions)
+    from .actions import OutOfTurn, Play, Revoke
+
+    out: list[MoveRecord] = []
+    cards: list[int] = []
+    seats: list[int] = []
+    mask = 0
+    for i, (seat, action) in enumerate(history):
+        cls = action.__class__
+        if cls is Play or cls is Revoke:
+            card = action.card.index  # type: ignore[attr-defined]
+            out.append((i, -1, seat, 1 << card, seat, _TRICK, EVERYONE, PLAYED))
+            cards.append(card)
+            seats.append(seat)
+            mask |= 1 << card
+            if len(cards) == 3:  # (three seats play: a fourth at the table sits out)
+                w = seats[winning_play(cards)]
+                out.append((i, -1, w, mask, _TRICK, _WON + w, EVERYONE, TRICK_WON))
+                cards, seats, mask = [], [], 0
+        elif cls is OutOfTurn:
+            at: int = action.seat  # type: ignore[attr-defined]
+            card = action.card.index  # type: ignore[attr-defined]
+            out.append((i, -1, at, 1 << card, at, at, EVERYONE, OUT_OF_TURN))
+    return tuple(out)
+
+
+def records(game: State | View) -> tuple[MoveRecord, ...]:
+    """Return every move of the deal so far as records (:data:`MoveRecord`), in order, as
+    the onlooker knows them: the exchange's, then the play's.
+
+    The fast form of :func:`moves`, for code that reads many of them: places as
+    codes (:data:`STOCK_CODE` and the rest), cards as a mask, or, where a view's
+    seat did not see them, their number negated.
+    """
+    ledger = game._ledger()
+    plays = play_records(ledger.history)
+    return ledger.exchange + plays if plays else ledger.exchange
+
+
+def moves(game: State | View) -> tuple[Move, ...]:
+    """Return every move of the deal so far, in order, as the onlooker saw it.
+
+    For a :class:`~calabrasella.State`, every card of every move; for a
+    :class:`~calabrasella.View`, ``cards=None`` where its seat did not see
+    them. The exchange's moves come first (the call, the give-back, the
+    discards, the stock shown, taken or drawn), then the play's: each card
+    from a hand to the trick, each complete trick to its winner. Replaying
+    them from the dealt hands and stock gives where every card is now.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> s = cb.new_deal(cb.CAVENDISH, seed=7)
+        >>> for text in ("bid stand", "call 3c", "give back 5c", "discard 6c", "done"):
+        ...     s = cb.apply(s, cb.parse_action(text))
+        >>> s = cb.apply(s, s.legal_actions()[0])  # the take, then the lead
+        >>> s = cb.apply(s, s.legal_actions()[0])
+        >>> for move in moves(s)[-2:]:
+        ...     print(move)
+        seat 1: Kd from the stock to hand 1 (seen by all): took a card from the stock
+        seat 1: 2d from hand 1 to the trick (seen by all): played a card
+    """
+    ledger = game._ledger()
+    viewer, players = ledger.viewer, ledger.players
+    return tuple([move_of(r, viewer, players) for r in records(game)])
+
+
+class Trick(NamedTuple):
+    """One trick of the play, as the moves tell it.
+
+    Attributes:
+        plays: The cards played to it, as ``(seat, card)`` from the leader's.
+        winner: The seat that won it, or ``None`` while it is being played.
+    """
+
+    plays: tuple[tuple[int, Card], ...]
+    winner: Optional[int]
+
+    @property
+    def leader(self) -> int:
+        """The seat that led it."""
+        return self.plays[0][0]
+
+
+def tricks(game: State | View) -> tuple[Trick, ...]:
+    """Return the tricks played so far, the current one last (with ``winner=None``).
+
+    Example:
+        >>> import calabrasella as cb, random
+        >>> rng, s = random.Random(3), cb.new_deal(cb.CALABRESELLA, seed=3)
+        >>> while sum(s.tricks_won) < 2:
+        ...     s = cb.apply(s, cb.sample_chance(s, rng) if s.is_chance
+        ...                  else rng.choice(s.legal_actions()))
+        >>> [(t.leader, t.winner, len(t.plays)) for t in tricks(s)]
+        [(0, 2, 3), (2, 1, 3)]
+    """
+    out: list[Trick] = []
+    plays: list[tuple[int, Card]] = []
+    for record in play_records(game._ledger().history):
+        cards, src, dst = record[3], record[4], record[5]
+        if dst == _TRICK:
+            plays.append((src, DECK[cards.bit_length() - 1]))
+        elif src == _TRICK:
+            out.append(Trick(tuple(plays), record[2]))
+            plays = []
+    if plays:
+        out.append(Trick(tuple(plays), None))
+    return tuple(out)
 
 
 def _layout(game: State | View, viewer: int | None) -> tuple[Spot, ...]:
     empty = CardSet()
     state = viewer is None
     if state:
-        ex = game.exchange  # type: ignore[union-attr]
         hands = game.hand_masks  # type: ignore[union-attr]
-        records = () if ex is None else ex.moves
         sizes = tuple(h.bit_count() for h in hands)
         trick = game.trick_cards  # type: ignore[union-attr]
     else:
         view: View = game  # type: ignore[assignment]
         sizes = view.hand_sizes
         hands = tuple(view.hand.mask if s == view.seat else 0 for s in range(len(sizes)))
-        records = getattr(view, "_moves", ())
         trick = tuple(card.index for _, card in view.trick)
     players = len(sizes)
+    records = game._ledger().exchange
     # what the moves say: the cards laid aside by each seat, the stock shown to all
     laid = [0] * players
     laid_count = [0] * players

@@ -14,7 +14,8 @@ from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import DRAWING, OVER, Phase, name_of
-from .places import Move, move_of
+from . import places
+from .places import Move
 from .rulesets.base import Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -288,16 +289,20 @@ class State:
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        """Every move of cards the exchange made, in order, with its cards and who saw them.
+        """Every move of cards so far, in order, with its cards and who saw them: the
+        exchange's, then the play's (see :func:`calabrasella.places.moves`).
 
         A seat's view has the same moves as that seat knows them
-        (:attr:`calabrasella.View.moves`). See :mod:`calabrasella.places`.
+        (:attr:`calabrasella.View.moves`).
         """
+        return places.moves(self)
+
+    def _ledger(self) -> places.Ledger:
+        """What :mod:`calabrasella.places` reads of this state's moves."""
         ex = self._exchange
-        if ex is None or not ex.moves:
-            return ()
-        n = len(self._hand_masks)
-        return tuple([move_of(record, None, n) for record in ex.moves])
+        return places.Ledger(
+            () if ex is None else ex.moves, self._history, None, len(self._hand_masks)
+        )
 
     @property
     def trick(self) -> tuple[Card, ...]:

@@ -34,7 +34,8 @@ from .actions import (
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase, name_of
-from .places import Move, move_of
+from . import places
+from .places import Move
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.steps import Exchange
 from .scoring import Result
@@ -141,14 +142,19 @@ class View:
 
     @property
     def moves(self) -> tuple[Move, ...]:
-        """Every move of cards the exchange made, as this seat knows it.
+        """Every move of cards so far, as this seat knows it: the exchange's, then the
+        play's (see :func:`calabrasella.places.moves`).
 
         A move whose cards this seat did not see has ``cards=None``: its
-        ``number`` and ``words`` tell what happened. See :mod:`calabrasella.places`.
+        ``number`` and ``words`` tell what happened.
         """
-        records = getattr(self, "_moves", ())
-        n = len(self.tricks_won)
-        return tuple([move_of(record, self.seat, n) for record in records])
+        return places.moves(self)
+
+    def _ledger(self) -> places.Ledger:
+        """What :mod:`calabrasella.places` reads of this view's moves."""
+        return places.Ledger(
+            getattr(self, "_moves", ()), self.history, self.seat, len(self.tricks_won)
+        )
 
     # What the view tells beyond its fields, worked out when read (not when the view
     # is made): calabrasella.encoding's functions of the same names.
