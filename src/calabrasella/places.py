@@ -439,7 +439,7 @@ def tricks(game: State | View) -> tuple[Trick, ...]:
         ...     s = cb.apply(s, cb.sample_chance(s, rng) if s.is_chance
         ...                  else rng.choice(s.legal_actions()))
         >>> [(t.leader, t.winner, len(t.plays)) for t in tricks(s)]
-        [(0, 2, 3), (2, 1, 3)]
+        [(2, 1, 3), (1, 1, 3)]
     """
     out: list[Trick] = []
     plays: list[tuple[int, Card]] = []
