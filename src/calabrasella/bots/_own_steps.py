@@ -39,6 +39,8 @@ def _own_moves(view: cb.View) -> dict[tuple[int, int], list[cb.places.Move]]:
     """The moves of actions of a variant's own kinds, by ``(entry, forced)``."""
     out: dict[tuple[int, int], list[cb.places.Move]] = {}
     for move in view.moves:
+        if move.target.where is cb.places.Where.TRICK or move.source.where is cb.places.Where.TRICK:
+            continue
         out.setdefault((move.entry, move.forced), []).append(move)
     return out
 

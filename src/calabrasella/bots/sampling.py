@@ -224,7 +224,7 @@ class Sampler:
         for seat in range(rules.players):
             where[seat] |= model.played_by[seat]
         fills: dict[int, int] = {}
-        for move in reversed(view.moves):
+        for move in reversed([m for m in view.moves if m.target.where is not cb.places.Where.TRICK and m.source.where is not cb.places.Where.TRICK]):
             src, dst = move.source.code, move.target.code
             if src == dst:  # cards turned face up: they stay
                 continue
