@@ -31,6 +31,7 @@ def work_of(state: State) -> Work:
         len(state._history) + 1,
         state._phase,
         state._to_move,
+        state._history,
     )
 
 
@@ -38,7 +39,7 @@ def begin_exchange(state: State, won: Position, history: tuple[HistoryEntry, ...
     """Return the state after the auction's last call: the exchange runs to its first decision."""
     declarer, contract = won.won  # type: ignore[misc]
     record = Exchange.begin(declarer, contract, won.plan, state._deal.order, len(state._hand_masks))
-    work = Work(state._rules, list(state._hand_masks), state._stock_mask, record, len(history))
+    work = Work(state._rules, list(state._hand_masks), state._stock_mask, record, len(history), history=history)
     advance(work)
     return close(state, work, history)
 

@@ -82,7 +82,8 @@ def _redact(
     plan, starts = ex.plan, ex.starts
     first = starts[0] if starts else cut
     out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
-    gave_back = ex.gave_back
+    back = ex.books(history, 4).gave_back if ex.moves else 0
+    gave_back = back.bit_length() - 1 if back > 0 else -1
     given_back = None
     last = len(starts) - 1
     declarer = ex.declarer

@@ -17,6 +17,7 @@ from .phases import DRAWING, OVER, Phase, name_of
 from . import places
 from .places import Move
 from .rulesets.base import Ruleset
+from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
 from .scoring import Result
 
@@ -249,19 +250,21 @@ class State:
     def called(self) -> Card | None:
         """The card the declarer called (asked for), if any."""
         ex = self._exchange
-        return None if ex is None or ex.called < 0 else DECK[ex.called]
+        card = -1 if ex is None else called_card(self._history)
+        return None if card < 0 else DECK[card]
 
     @property
     def giver(self) -> int | None:
         """The seat that handed the called card to the declarer, if any."""
         ex = self._exchange
-        return None if ex is None or ex.giver < 0 else ex.giver
+        giver = -1 if ex is None else ex.books(self._history, len(self._hand_masks)).giver
+        return None if giver < 0 else giver
 
     @property
     def exposed(self) -> CardSet:
         """The stock cards that were turned face up for every seat."""
         ex = self._exchange
-        return CardSet() if ex is None else _cardset(ex.exposed)
+        return CardSet() if ex is None else _cardset(ex.books(self._history, len(self._hand_masks)).exposed)
 
     @property
     def forced_moves(self) -> tuple[tuple[int, int, Action], ...]:

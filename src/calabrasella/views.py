@@ -37,6 +37,7 @@ from .phases import BIDDING, OVER, PLAYING, Phase, name_of
 from . import places
 from .places import Move
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
+from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
 from .scoring import Result
 from .suits import Suit
@@ -384,7 +385,7 @@ def _general_view(state: State, seat: int) -> View:
             name = name_of(phase, ex)
             if name != str(phase):
                 d["_phase_name"] = name
-        _exchange_fields(d, ex, seat)
+        _exchange_fields(d, ex, seat, history, len(hands))
         # the history and what else the seat was told are worked out when first read
         d[_TOLD] = (_told(ex, seat, history, cut), history[cut:])
         d["final_stock"] = _cardset(state._stock_mask) if over else None
@@ -432,7 +433,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
-    _exchange_fields(fixed, ex, seat)
+    _exchange_fields(fixed, ex, seat, state._history, len(state._hand_masks))
     # each seat's cards when the play began (none for a dealer sitting out)
     played = sum(state._tricks_won)
     order = state._deal.order
@@ -478,18 +479,26 @@ _set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
 
 
-def _exchange_fields(d: dict[str, Any], ex: Exchange, seat: int) -> None:
-    """Put the view fields the exchange record holds for ``seat`` into ``d``."""
+def _exchange_fields(
+    d: dict[str, Any], ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], players: int
+) -> None:
+    """Put the view fields the exchange's moves tell ``seat`` into ``d``."""
     d["declarer"] = ex.declarer
     d["contract"] = ex.contract
     d["modifier"] = ex.modifier
-    d["called"] = DECK[ex.called] if ex.called >= 0 else None
-    d["giver"] = ex.giver if ex.giver >= 0 else None
-    d["exposed"] = _cardset(ex.exposed) if ex.exposed else _EMPTY
-    mask = ex.discards[seat]
-    d["discards"] = _cardset(mask) if mask else _EMPTY
-    mask = ex.drawn[seat]
-    d["drawn"] = _cardset(mask) if mask else _EMPTY
+    called = called_card(history)
+    d["called"] = DECK[called] if called >= 0 else None
+    if ex.moves:
+        books = ex.books(history, players)
+        d["giver"] = books.giver if books.giver >= 0 else None
+        d["exposed"] = _cardset(books.exposed) if books.exposed else _EMPTY
+        mask = books.laid[seat]
+        d["discards"] = _cardset(mask) if mask else _EMPTY
+        mask = books.drawn[seat]
+        d["drawn"] = _cardset(mask) if mask else _EMPTY
+    else:
+        d["giver"] = None
+        d["exposed"] = d["discards"] = d["drawn"] = _EMPTY
 
 
 def _fill_play(d: dict[str, Any], pending: tuple[Any, ...]) -> None:

@@ -413,8 +413,7 @@ def test_the_records_constructors_fill_every_field_by_its_name() -> None:
     begun = cb.rulesets.Exchange.begin(2, cb.Contract.STAND, plan, (1, 2, 0), 3)
     assert begun == cb.rulesets.Exchange(
         declarer=2, contract=cb.Contract.STAND, modifier=None, plan=plan, step=0, moved=0,
-        called=-1, giver=-1, gave_back=-1, exposed=0, discards=(0, 0, 0), taken=(0, 0, 0),
-        drawn=(0, 0, 0), starts=(), forced=(), order=(1, 2, 0), legal=(), data=(),
+        starts=(), forced=(), order=(1, 2, 0), legal=(), data=(),
     )  # fmt: skip
     state = mid_deal()
     ex = state.exchange

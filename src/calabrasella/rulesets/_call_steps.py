@@ -95,10 +95,8 @@ class CallStep(Step):
         declarer = work.declarer
         for seat, hand in enumerate(work.hands):
             if hand & bit:
-                work.giver = seat
                 work._move(bit, seat, declarer, EVERYONE, "handed over the called card", seat, False)
                 break
-        work.called = card
         work.entries.append((declarer, action))
 
 
@@ -160,6 +158,5 @@ class GiveBackStep(Step):
         declarer, giver = work.declarer, work.giver
         seen = EVERYONE if self.face_up else 1 << declarer | 1 << giver
         work._move(1 << card, declarer, giver, seen, "gave a card back face down", declarer, False)
-        work.gave_back = card
         work.entries.append((declarer, action))
 

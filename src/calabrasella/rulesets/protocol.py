@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Optional
 
 from ..actions import (
@@ -101,13 +101,6 @@ class Exchange(NamedTuple):
         plan: The exchange steps (a raise inserts its own after it).
         step: The index in ``plan`` of the step now running.
         moved: Cards moved so far by the running step.
-        called: The card called (-1 for none).
-        giver: The seat that handed over the called card (-1 for none).
-        gave_back: The card given back to the giver (-1 for none).
-        exposed: The stock cards turned face up.
-        discards: Each seat's discards.
-        taken: The stock cards each seat took.
-        drawn: The stock cards each seat drew unseen.
         starts: The history length when each step of ``plan`` started.
         forced: The moves the engine made by itself (see
             :attr:`calabrasella.State.forced_moves`), with the step that made each.
@@ -120,7 +113,9 @@ class Exchange(NamedTuple):
         moves: Every move of cards the exchange made (:meth:`Work.move`), in
             order, as :data:`calabrasella.places.MoveRecord` tuples; read them
             as :class:`calabrasella.places.Move` through
-            :attr:`calabrasella.State.moves`.
+            :attr:`calabrasella.State.moves`. What they add up to (the card
+            given back, each seat's discards, the stock shown...) is worked out
+            from them, never kept beside them (:func:`books`).
     """
 
     declarer: int
@@ -129,13 +124,6 @@ class Exchange(NamedTuple):
     plan: tuple[Step, ...]
     step: int
     moved: int
-    called: int
-    giver: int
-    gave_back: int
-    exposed: int
-    discards: tuple[int, ...]
-    taken: tuple[int, ...]
-    drawn: tuple[int, ...]
     starts: tuple[int, ...]
     forced: tuple[ForcedEntry, ...]
     order: tuple[int, ...]
@@ -153,12 +141,10 @@ class Exchange(NamedTuple):
         players: int,
     ) -> Exchange:
         """Return the record of an exchange that has not begun: nothing called, moved or seen."""
-        zeros = (0,) * players
         # By position, in the order of the fields (a NamedTuple's keywords are dear):
-        # declarer, contract, modifier, plan, step, moved, called, giver, gave_back,
-        # exposed, discards, taken, drawn, starts, forced, order, legal, data, moves.
-        fields = (declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros)
-        return _tuple_new(cls, (*fields, (), (), order, (), (), ()))
+        # declarer, contract, modifier, plan, step, moved, starts, forced, order, legal,
+        # data, moves.
+        return _tuple_new(cls, (declarer, contract, None, plan, 0, 0, (), (), order, (), (), ()))
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
@@ -167,6 +153,19 @@ class Exchange(NamedTuple):
     def get(self, key: str, default: Hashable = None) -> Hashable:
         """Return what a step kept under ``key`` (see :meth:`Work.set`), or ``default``."""
         return _kept(self.data, key, default)
+
+    def books(self, history: Sequence[tuple[int, object]], players: int) -> Books:
+        """Return what the moves add up to (see :func:`books`), ``history`` being the
+        deal's history (the entries the moves name)."""
+        forced = self.forced
+
+        def action_of(record: MoveRecord) -> object:
+            f, entry = record[1], record[0]
+            if f >= 0:
+                return forced[f][3]
+            return history[entry][1] if 0 <= entry < len(history) else None
+
+        return books(self.moves, action_of, players)
 
     def step_of(self, entry: int) -> int:
         """Return the index in ``plan`` of the step during which history entry ``entry`` was made.
@@ -227,44 +226,120 @@ def _kept(data: tuple[tuple[str, Hashable], ...], key: str, default: Hashable) -
     return default
 
 
+class Books(NamedTuple):
+    """What an exchange's moves add up to: worked out from them (:func:`books`), never kept.
+
+    Card fields are masks; per-seat fields have one entry per seat. In a view
+    (its moves redacted) they hold what its seat saw.
+
+    Attributes:
+        giver: The seat that handed over the called card (-1 for none).
+        gave_back: The card given back to the giver, as a mask (0 for none;
+            in a view that did not see it, minus the number of cards).
+        exposed: The stock cards turned face up for every seat.
+        laid: The cards each seat has laid aside face down now (its discards).
+        taken: The cards each seat got from the stock (taken or drawn).
+        drawn: The cards each seat drew unseen (a chance outcome).
+    """
+
+    giver: int
+    gave_back: int
+    exposed: int
+    laid: tuple[int, ...]
+    taken: tuple[int, ...]
+    drawn: tuple[int, ...]
+
+
+def books(
+    moves: tuple[MoveRecord, ...],
+    action_of: Callable[[MoveRecord], object],
+    players: int,
+) -> Books:
+    """Add up an exchange's moves (``action_of`` names the action that made a move).
+
+    A move from a hand to a hand made by a :class:`~calabrasella.Call` hands
+    over the called card, one made by a :class:`~calabrasella.GiveBack`
+    gives a card back; a move from the stock to a hand made by a
+    :class:`~calabrasella.Draw` is drawn unseen; the stock turned face up to
+    every seat is exposed; a seat's laid-aside place holds its discards.
+    """
+    giver = -1
+    gave_back = exposed = 0
+    laid = [0] * players
+    taken = [0] * players
+    drawn = [0] * players
+    for record in moves:
+        cards, src, dst = record[3], record[4], record[5]
+        known = cards if cards > 0 else 0
+        if src == dst:
+            if src == _STOCK and record[6] == EVERYONE:
+                exposed |= known
+            continue
+        if src < _STOCK:
+            if dst < _STOCK:
+                cls = action_of(record).__class__
+                if cls is Call:
+                    giver = src
+                elif cls is GiveBack:
+                    gave_back = cards
+            elif _LAID <= dst < _TRICK:
+                laid[dst - _LAID] |= known
+        elif src == _STOCK:
+            if dst < _STOCK:
+                taken[dst] |= known
+                if action_of(record).__class__ is Draw:
+                    drawn[dst] |= known
+        elif src < _TRICK:
+            laid[src - _LAID] &= ~known
+            if dst < _STOCK:
+                taken[dst] |= known
+    return Books(giver, gave_back, exposed, tuple(laid), tuple(taken), tuple(drawn))
+
+
+def called_card(history: Iterable[tuple[int, object]]) -> int:
+    """Return the card a :class:`~calabrasella.Call` in ``history`` called (-1 for none)."""
+    card = -1
+    for _, action in history:
+        if action.__class__ is Call:
+            card = action.card.index
+    return card
+
+
 class Work:
     """A mutable working copy of a deal while the engine applies one action.
 
     The engine copies a state into a :class:`Work`, lets the exchange steps
     change it, and builds the next state from it; the state it came from is
-    never touched. Steps read and change its fields directly.
+    never touched. Steps read and change its fields directly, and move cards
+    only with :meth:`move`; what the moves add up to (the called card's
+    giver, each seat's discards, the stock shown...) is read from them
+    (:meth:`books` and the properties that name it).
 
     Attributes:
         rules: The ruleset.
         order: The three active seats from the eldest hand.
         hands: Each seat's hand as a card mask.
-        stock: The stock (monte) as a card mask.
+        stock: The stock (monte) as a card mask (the laid-aside cards included).
         phase: The phase to wait in once a step asks for a decision.
         to_move: The seat asked to act (``None`` for chance).
         history_length: The length of the history, this action's entry included.
+        history: The history before this action.
         entries: The history entries this action adds: ``(seat, action)``.
         declarer: As in :class:`Exchange`, and likewise ``contract``,
-            ``modifier``, ``plan``, ``step``, ``moved``, ``called``,
-            ``giver``, ``gave_back`` and ``exposed``.
-        discards: As in :class:`Exchange` (a tuple: change it with
-            :func:`put`), and likewise ``taken``, ``drawn``, ``starts``,
-            ``forced`` and ``data`` (change it with :meth:`set`).
+            ``modifier``, ``plan``, ``step``, ``moved``, ``starts``,
+            ``forced``, ``moves`` and ``data`` (change it with :meth:`set`).
     """
 
     __slots__ = (
-        "called",
+        "_books",
         "contract",
         "data",
         "deciding",
         "declarer",
-        "discards",
-        "drawn",
         "entries",
-        "exposed",
         "forced",
-        "gave_back",
-        "giver",
         "hands",
+        "history",
         "history_length",
         "modifier",
         "moved",
@@ -276,7 +351,6 @@ class Work:
         "starts",
         "step",
         "stock",
-        "taken",
         "to_move",
     )
 
@@ -289,6 +363,7 @@ class Work:
         history_length: int,
         phase: Phase = Phase.PLAYING,
         to_move: int | None = None,
+        history: Sequence[tuple[int, Action]] = (),
     ) -> None:
         self.rules = rules
         self.hands = hands
@@ -296,10 +371,12 @@ class Work:
         self.phase = phase
         self.to_move = to_move
         self.history_length = history_length
+        self.history = history
         self.entries: list[tuple[int, Action]] = []
         #: Whether a step is applying a decision (its moves belong to that entry),
         #: not starting (its moves then belong to no entry).
         self.deciding = True
+        self._books: Books | None = None
         (
             self.declarer,
             self.contract,
@@ -307,13 +384,6 @@ class Work:
             self.plan,
             self.step,
             self.moved,
-            self.called,
-            self.giver,
-            self.gave_back,
-            self.exposed,
-            self.discards,
-            self.taken,
-            self.drawn,
             self.starts,
             self.forced,
             self.order,
@@ -334,13 +404,6 @@ class Work:
                 self.plan,
                 self.step,
                 self.moved,
-                self.called,
-                self.giver,
-                self.gave_back,
-                self.exposed,
-                self.discards,
-                self.taken,
-                self.drawn,
                 self.starts,
                 self.forced,
                 self.order,
@@ -349,6 +412,53 @@ class Work:
                 self.moves,
             ),
         )
+
+    # --- what the moves add up to -------------------------------------------------
+
+    def action_of(self, record: MoveRecord) -> Action | None:
+        """Return the action that made a move (``None`` for a move of a step's start)."""
+        entry, forced = record[0], record[1]
+        if forced >= 0:
+            return self.forced[forced][3]
+        if entry < 0:
+            return None
+        history = self.history
+        if entry < len(history):
+            return history[entry][1]
+        entries = self.entries
+        k = entry - len(history)
+        return entries[k][1] if k < len(entries) else None
+
+    def books(self) -> Books:
+        """Return what the moves so far add up to (worked out once per change)."""
+        known = self._books
+        if known is None:
+            known = self._books = books(self.moves, self.action_of, len(self.hands))
+        return known
+
+    @property
+    def called(self) -> int:
+        """The card called so far (-1 for none)."""
+        card = called_card(self.entries)
+        return card if card >= 0 else called_card(self.history)
+
+    @property
+    def giver(self) -> int:
+        """The seat that handed over the called card (-1 for none)."""
+        return self.books().giver
+
+    @property
+    def exposed(self) -> int:
+        """The stock cards turned face up for every seat."""
+        return self.books().exposed
+
+    def laid_aside(self, seat: int) -> int:
+        """Return the cards ``seat`` has laid aside face down (its discards)."""
+        return self.books().laid[seat]
+
+    def taken(self, seat: int) -> int:
+        """Return the cards ``seat`` got from the stock in this deal (taken or drawn)."""
+        return self.books().taken[seat]
 
     # --- for steps -------------------------------------------------------------
 
@@ -395,17 +505,11 @@ class Work:
         self.forced = (*self.forced, (self.history_length, self.step, seat, action))
 
     def laid_down(self) -> int:
-        """Return every card discarded so far: face down in the stock, never shown or taken."""
+        """Return every card laid aside so far: face down in the stock, never shown or taken."""
         mask = 0
-        for m in self.discards:
+        for m in self.books().laid:
             mask |= m
         return mask
-
-    def move_to_hand(self, seat: int, cards: int) -> None:
-        """Move ``cards`` (a mask) from the stock into ``seat``'s hand (nothing recorded:
-        use :meth:`move`)."""
-        self.stock &= ~cards
-        self.hands[seat] |= cards
 
     def hand(self, seat: int | Role) -> CardSet:
         """Return the cards ``seat`` (or the seat playing a role) holds now."""
@@ -463,7 +567,7 @@ class Work:
         elif src == _STOCK:
             have = self.stock & ~self.laid_down()
         else:
-            have = self.discards[src - _LAID]
+            have = self.laid_aside(src - _LAID)
         if mask & ~have or not mask:
             raise RulesetError(f"{CardSet(mask & ~have) or 'no card'} cannot move: not in {source}")
         if seen_by == "all":
@@ -481,29 +585,22 @@ class Work:
 
     def _move(self, mask: int, src: int, dst: int, seen: int, words: str, who: int, forced: bool) -> None:
         """:meth:`move` on checked codes and masks (the built-in steps' path)."""
-        if src == dst == _STOCK:
-            self.exposed |= mask
-        else:
+        if src != dst:
             if src < _STOCK:
                 self.hands[src] &= ~mask
             else:
                 self.stock &= ~mask
-                if src > _STOCK:
-                    s = src - _LAID
-                    self.discards = put(self.discards, s, self.discards[s] & ~mask)
             if dst < _STOCK:
                 self.hands[dst] |= mask
             else:
                 self.stock |= mask
-                if dst > _STOCK:
-                    s = dst - _LAID
-                    self.discards = put(self.discards, s, self.discards[s] | mask)
         if forced:
             record = (-1, len(self.forced) - 1, who, mask, src, dst, seen, words)
         else:
             entry = self.history_length - 1 if self.deciding else -1
             record = (entry, -1, who, mask, src, dst, seen, words)
         self.moves = (*self.moves, record)
+        self._books = None
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
