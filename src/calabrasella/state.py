@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from . import _legal, _pictures, _state_text, views
+from . import _legal, _pictures, _state_text, places, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import DRAWING, OVER, Phase, name_of
-from . import places
 from .places import Move
 from .rulesets.base import Ruleset
 from .rulesets.protocol import called_card

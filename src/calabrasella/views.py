@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import _encoding_views as _facts
-from . import _legal, _pictures
+from . import _legal, _pictures, places
 from ._auction import position_of
 from ._hidden import _TOLD, _TOLD_BY, Hidden, _fill_told, _hidden, _Key, _told
 from ._memo import keep
@@ -34,7 +34,6 @@ from .actions import (
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase, name_of
-from . import places
 from .places import Move
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.protocol import called_card

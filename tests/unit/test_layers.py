@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import ast
 import subprocess
-import warnings
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
