@@ -140,8 +140,8 @@ class DrawStep(Step):
                 action, f"a draw is {self.count} of the stock cards, not {CardSet(cards)}"
             )
         seat = work.seat(self.role)
-        work._move(cards, _STOCK, seat, 1 << seat, _drew(work, cards), seat, False)
         work.entries.append((seat, action))
+        work._move(cards, _STOCK, seat, 1 << seat, _drew(work, cards), seat, False)
         return True
 
 

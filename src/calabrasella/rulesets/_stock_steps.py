@@ -125,9 +125,9 @@ class DiscardStep(Step):
     @staticmethod
     def _put(work: Work, seat: int, card: int, action: Action) -> None:
         """``card`` goes from ``seat``'s hand face down into the stock; the discard is recorded."""
+        work.entries.append((seat, action))
         work._move(1 << card, seat, _LAID + seat, 1 << seat, "discarded a card face down", seat, False)
         work.moved += 1
-        work.entries.append((seat, action))
 
 
 @attrs.frozen
@@ -239,10 +239,10 @@ class TakeStep(Step):
         choice is left; return whether the take is over."""
         bit = 1 << card
         seen = EVERYONE if work.exposed & bit else 1 << seat
+        work.entries.append((seat, action))
         work._move(bit, _STOCK, seat, seen, f"took a card from the {work.rules.terms.stock}", seat, False)
         stock = work.stock
         work.moved += 1
-        work.entries.append((seat, action))
         takeable = stock & ~laid_down
         if self.count == "as_discarded":
             left = work.laid_aside(seat).bit_count() - work.taken(seat).bit_count()

@@ -250,6 +250,54 @@ class Books(NamedTuple):
     drawn: tuple[int, ...]
 
 
+class _Tally:
+    """What moves add up to, one move at a time (:func:`books` folds them; a
+    :class:`Work` keeps one up to date as its steps move cards)."""
+
+    __slots__ = ("called", "drawn", "exposed", "gave_back", "giver", "laid", "laid_all", "taken")
+
+    def __init__(self, players: int) -> None:
+        self.giver = -1
+        self.called = self.gave_back = self.exposed = self.laid_all = 0
+        self.laid = [0] * players
+        self.taken = [0] * players
+        self.drawn = [0] * players
+
+    def add(self, record: MoveRecord, action_of: Callable[[MoveRecord], object]) -> None:
+        """Count one move (see :func:`books` for what each kind of move adds)."""
+        cards, src, dst = record[3], record[4], record[5]
+        known = cards if cards > 0 else 0
+        if src == dst:
+            if src == _STOCK and record[6] == EVERYONE:
+                self.exposed |= known
+        elif src < _STOCK:
+            if dst < _STOCK:
+                cls = action_of(record).__class__
+                if cls is Call:
+                    self.giver = src
+                    self.called = cards
+                elif cls is GiveBack:
+                    self.gave_back = cards
+            elif _LAID <= dst < _TRICK:
+                self.laid[dst - _LAID] |= known
+                self.laid_all |= known
+        elif src < _TRICK:
+            if src > _STOCK:
+                self.laid[src - _LAID] &= ~known
+                self.laid_all &= ~known
+            if dst < _STOCK:
+                self.taken[dst] |= known
+                # (a draw is seen by its seat alone: what all saw was taken)
+                if src == _STOCK and not record[6] & ~(1 << dst) and action_of(record).__class__ is Draw:
+                    self.drawn[dst] |= known
+
+    def books(self) -> Books:
+        return Books(
+            self.giver, self.gave_back, self.exposed, tuple(self.laid), tuple(self.taken),
+            tuple(self.drawn),
+        )  # fmt: skip
+
+
 def books(
     moves: tuple[MoveRecord, ...],
     action_of: Callable[[MoveRecord], object],
@@ -259,41 +307,15 @@ def books(
 
     A move from a hand to a hand made by a :class:`~calabrasella.Call` hands
     over the called card, one made by a :class:`~calabrasella.GiveBack`
-    gives a card back; a move from the stock to a hand made by a
-    :class:`~calabrasella.Draw` is drawn unseen; the stock turned face up to
-    every seat is exposed; a seat's laid-aside place holds its discards.
+    gives a card back; a move from the stock (or a laid-aside place) to a
+    hand is taken, and drawn unseen when a :class:`~calabrasella.Draw` made
+    it; the stock turned face up to every seat is exposed; a seat's
+    laid-aside place holds its discards.
     """
-    giver = -1
-    gave_back = exposed = 0
-    laid = [0] * players
-    taken = [0] * players
-    drawn = [0] * players
+    tally = _Tally(players)
     for record in moves:
-        cards, src, dst = record[3], record[4], record[5]
-        known = cards if cards > 0 else 0
-        if src == dst:
-            if src == _STOCK and record[6] == EVERYONE:
-                exposed |= known
-            continue
-        if src < _STOCK:
-            if dst < _STOCK:
-                cls = action_of(record).__class__
-                if cls is Call:
-                    giver = src
-                elif cls is GiveBack:
-                    gave_back = cards
-            elif _LAID <= dst < _TRICK:
-                laid[dst - _LAID] |= known
-        elif src == _STOCK:
-            if dst < _STOCK:
-                taken[dst] |= known
-                if action_of(record).__class__ is Draw:
-                    drawn[dst] |= known
-        elif src < _TRICK:
-            laid[src - _LAID] &= ~known
-            if dst < _STOCK:
-                taken[dst] |= known
-    return Books(giver, gave_back, exposed, tuple(laid), tuple(taken), tuple(drawn))
+        tally.add(record, action_of)
+    return tally.books()
 
 
 def called_card(history: Iterable[tuple[int, object]]) -> int:
@@ -331,7 +353,7 @@ class Work:
     """
 
     __slots__ = (
-        "_books",
+        "_tally",
         "contract",
         "data",
         "deciding",
@@ -376,7 +398,7 @@ class Work:
         #: Whether a step is applying a decision (its moves belong to that entry),
         #: not starting (its moves then belong to no entry).
         self.deciding = True
-        self._books: Books | None = None
+        self._tally: _Tally | None = None
         (
             self.declarer,
             self.contract,
@@ -430,35 +452,46 @@ class Work:
         return entries[k][1] if k < len(entries) else None
 
     def books(self) -> Books:
-        """Return what the moves so far add up to (worked out once per change)."""
-        known = self._books
-        if known is None:
-            known = self._books = books(self.moves, self.action_of, len(self.hands))
-        return known
+        """Return what the moves so far add up to (see :func:`books`)."""
+        return self._tallied().books()
+
+    def _tallied(self) -> _Tally:
+        """The tally of the moves so far: made on first use, then kept up to date by
+        :meth:`_move` (each move counted once, as :func:`books` counts it)."""
+        tally = self._tally
+        if tally is None:
+            tally = self._tally = _Tally(len(self.hands))
+            action_of = self.action_of
+            for record in self.moves:
+                tally.add(record, action_of)
+        return tally
 
     @property
     def called(self) -> int:
         """The card called so far (-1 for none)."""
+        handed = self._tallied().called  # (the card handed over, if a seat held it)
+        if handed:
+            return handed.bit_length() - 1
         card = called_card(self.entries)
         return card if card >= 0 else called_card(self.history)
 
     @property
     def giver(self) -> int:
         """The seat that handed over the called card (-1 for none)."""
-        return self.books().giver
+        return self._tallied().giver
 
     @property
     def exposed(self) -> int:
         """The stock cards turned face up for every seat."""
-        return self.books().exposed
+        return self._tallied().exposed
 
     def laid_aside(self, seat: int) -> int:
         """Return the cards ``seat`` has laid aside face down (its discards)."""
-        return self.books().laid[seat]
+        return self._tallied().laid[seat]
 
     def taken(self, seat: int) -> int:
         """Return the cards ``seat`` got from the stock in this deal (taken or drawn)."""
-        return self.books().taken[seat]
+        return self._tallied().taken[seat]
 
     # --- for steps -------------------------------------------------------------
 
@@ -506,10 +539,8 @@ class Work:
 
     def laid_down(self) -> int:
         """Return every card laid aside so far: face down in the stock, never shown or taken."""
-        mask = 0
-        for m in self.books().laid:
-            mask |= m
-        return mask
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).laid_all
 
     def hand(self, seat: int | Role) -> CardSet:
         """Return the cards ``seat`` (or the seat playing a role) holds now."""
@@ -600,7 +631,12 @@ class Work:
             entry = self.history_length - 1 if self.deciding else -1
             record = (entry, -1, who, mask, src, dst, seen, words)
         self.moves = (*self.moves, record)
-        self._books = None
+        tally = self._tally
+        if tally is not None:
+            if dst < _STOCK and src <= _STOCK and record[0] >= 0 and self.action_of(record) is None:
+                self._tally = None  # its action not recorded yet: counted when next asked
+            else:
+                tally.add(record, self.action_of)
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
