@@ -10,6 +10,7 @@ import attrs
 from .actions import Action, Call, Discard, Draw, GiveBack, Take, TurnStock
 from .cards import Card
 from .places import redact
+from .rulesets.protocol import says_what_it_hides, step_hides
 from .rulesets.steps import Exchange, Step
 
 __all__ = ["Hidden", "redacted_forced"]
@@ -75,7 +76,7 @@ def _redact(
     card given back if it saw it.
 
     Each exchange entry is shown unless the step that made it says it is
-    hidden from ``seat`` (:meth:`~calabrasella.rulesets.Step.hidden_from`); a
+    hidden from ``seat`` (by its moves, or a step's deprecated ``hidden_from``); a
     seat always sees its own, and every seat sees a stock turned early. The
     card given back is the one of the declarer's first ``GiveBack`` of that card.
     """
@@ -100,10 +101,9 @@ def _redact(
                 k = last  # the step that made the entry
                 while k > 0 and starts[k] > i:
                     k -= 1
-                if plan[k].__class__.hidden_from is not _BASE_HIDDEN_FROM:
-                    kind = plan[k].hidden_from(who, seat, action, ex)
-                    if kind is not None and words is None:
-                        words = ""
+                kind = step_hides(plan[k], who, seat, action, ex)
+                if kind is not None and words is None:
+                    words = ""
             if words is not None:
                 out.append((who, _hidden(kind or _kind_of(action), words)))
                 if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
@@ -116,12 +116,9 @@ def _redact(
     return tuple(out), given_back
 
 
-_BASE_HIDDEN_FROM = Step.hidden_from
-
-
 def _own_hiding(plan: tuple[Step, ...]) -> bool:
-    """Whether a step of ``plan`` says itself what it hides (:meth:`Step.hidden_from`)."""
-    return any(step.__class__.hidden_from is not _BASE_HIDDEN_FROM for step in plan)
+    """Whether a step of ``plan`` says itself what it hides (the deprecated ``hidden_from``)."""
+    return any(says_what_it_hides(step) for step in plan)
 
 
 def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Action, Hidden]], ...]:
@@ -131,9 +128,8 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
     for j, (at, k, who, action) in enumerate(ex.forced):
         words = None if who == seat else by_forced.get(j)
         kind = None
-        step = ex.plan[k]
-        if who != seat and step.__class__.hidden_from is not _BASE_HIDDEN_FROM:
-            kind = step.hidden_from(who, seat, action, ex)  # a step that says it itself
+        if who != seat:
+            kind = step_hides(ex.plan[k], who, seat, action, ex)  # (deprecated)
             if kind is not None and words is None:
                 words = ""
         out.append((at, who, action if words is None else _hidden(kind or _kind_of(action), words)))

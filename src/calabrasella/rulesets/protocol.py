@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Optional
 
@@ -194,10 +195,8 @@ class Exchange(NamedTuple):
         else:
             words = by_entry.get(entry)
             k = self.step_of(entry)
-        if words is None and k >= 0:
-            step = self.plan[k]
-            if step.__class__.hidden_from is not Step.hidden_from:
-                words = None if step.hidden_from(who, viewer, action, self) is None else ""
+        if words is None and k >= 0 and step_hides(self.plan[k], who, viewer, action, self):
+            words = ""
         return words
 
     def unseen(self, viewer: int) -> tuple[dict[int, str], dict[int, str]]:
@@ -276,7 +275,7 @@ class _Tally:
                 if cls is Call:
                     self.giver = src
                     self.called = cards
-                elif cls is GiveBack:
+                elif cls is GiveBack and not self.gave_back:  # (the first: a later one is not it)
                     self.gave_back = cards
             elif _LAID <= dst < _TRICK:
                 self.laid[dst - _LAID] |= known
@@ -762,12 +761,40 @@ class Step(abc.ABC):
         return None
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
-        """Say whether ``viewer`` may not see ``action``, made by ``seat`` in this step.
+        """Deprecated: who sees a move is said where the cards move, by :meth:`Work.move`'s
+        ``seen_by`` and ``words``.
 
-        Return ``None`` when it may see it, or the kind of face-down move it
-        sees instead (``"discard"``, ``"give_back"``, ``"draw"``, ``"take"``):
-        its view shows a :class:`~calabrasella.Hidden` of that kind. Forced
-        moves (:meth:`Work.force`) are asked too. A seat always sees its own
-        moves: the views do not ask when ``viewer == seat``.
+        A step that overrides it is still asked (with a ``DeprecationWarning``
+        when its class is made): return ``None`` when ``viewer`` may see
+        ``action``, made by ``seat`` in this step, or the kind of face-down
+        move it sees instead; its view shows a :class:`~calabrasella.Hidden`
+        of that kind.
         """
         return None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "hidden_from" in cls.__dict__ and cls.__qualname__ not in _WARNED:
+            _WARNED.add(cls.__qualname__)  # (once: attrs makes a slotted class anew)
+            warnings.warn(
+                f"{cls.__name__}.hidden_from: Step.hidden_from is deprecated; say who sees "
+                "the cards where they move, with Work.move(cards, source, target, "
+                "seen_by=..., words=...), and views hide the rest in those words",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+
+
+_WARNED: set[str] = set()
+
+
+def says_what_it_hides(step: Step) -> bool:
+    """Whether ``step`` overrides the deprecated :meth:`Step.hidden_from`."""
+    return step.__class__.hidden_from is not Step.hidden_from
+
+
+def step_hides(step: Step, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
+    """Ask a step that overrides the deprecated :meth:`Step.hidden_from` (else ``None``)."""
+    if step.__class__.hidden_from is Step.hidden_from:
+        return None
+    return step.hidden_from(seat, viewer, action, exchange)
