@@ -83,8 +83,7 @@ def _redact(
     plan, starts = ex.plan, ex.starts
     first = starts[0] if starts else cut
     out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
-    back = ex.books(history, 4).gave_back if ex.moves else 0
-    gave_back = back.bit_length() - 1 if back > 0 else -1
+    found = False  # the declarer's first give-back met (a later one is not it)
     given_back = None
     last = len(starts) - 1
     declarer = ex.declarer
@@ -106,13 +105,13 @@ def _redact(
                     words = ""
             if words is not None:
                 out.append((who, _hidden(kind or _kind_of(action), words)))
-                if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
-                    gave_back = -1  # the give-back, unseen: a later move of its card is not it
+                if cls is GiveBack and who == declarer:
+                    found = True  # the give-back, unseen
                 continue
         out.append(entry)
-        if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
+        if cls is GiveBack and who == declarer and not found:
             given_back = action.card  # type: ignore[union-attr]
-            gave_back = -1  # found: a later move of the same card is not the give-back
+            found = True
     return tuple(out), given_back
 
 

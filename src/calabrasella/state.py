@@ -22,6 +22,7 @@ from .scoring import Result
 
 if TYPE_CHECKING:
     from ._auction import Position
+    from .rulesets.protocol import _Tally
     from .deal import Deal
 
 __all__ = ["HistoryEntry", "Phase", "State"]
@@ -65,6 +66,7 @@ class State:
         "_result",
         "_rules",
         "_stock_mask",
+        "_tally",
         "_to_move",
         "_trick_cards",
         "_tricks_won",
@@ -74,6 +76,10 @@ class State:
     # calabrasella._auction), None elsewhere and in a state rebuilt from a
     # pickle until first asked; left out of the value.
     _auction: Optional[Position]
+    # Not a field either: what the exchange's moves add up to, as the work that
+    # made this state counted them (see rulesets.protocol.Work), or None; the
+    # next action's work starts from a copy of it. Left out of the value.
+    _tally: Optional[_Tally]
 
     def __init__(
         self,
@@ -105,6 +111,7 @@ class State:
         self._history = history
         self._result = result
         self._auction = None
+        self._tally = None
 
     # --- the fields ------------------------------------------------------------
 
@@ -451,6 +458,7 @@ def make_state(
     history: tuple[HistoryEntry, ...],
     result: Optional[Result] = None,
     auction: Optional[Position] = None,
+    tally: Optional[_Tally] = None,
 ) -> State:
     """Return a state with these fields: the engine's one constructor (nothing is checked).
 
@@ -473,6 +481,7 @@ def make_state(
     s._history = history
     s._result = result
     s._auction = auction
+    s._tally = tally
     return s
 
 
@@ -521,4 +530,5 @@ def evolve(
     s._history = state._history if history is _SAME else history
     s._result = state._result if result is _SAME else result
     s._auction = None
+    s._tally = None
     return s

@@ -384,7 +384,7 @@ def _general_view(state: State, seat: int) -> View:
             name = name_of(phase, ex)
             if name != str(phase):
                 d["_phase_name"] = name
-        _exchange_fields(d, ex, seat, history, len(hands))
+        _exchange_fields(d, ex, seat, history, len(hands), state._tally)
         # the history and what else the seat was told are worked out when first read
         d[_TOLD] = (_told(ex, seat, history, cut), history[cut:])
         d["final_stock"] = _cardset(state._stock_mask) if over else None
@@ -432,7 +432,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
-    _exchange_fields(fixed, ex, seat, state._history, len(state._hand_masks))
+    _exchange_fields(fixed, ex, seat, state._history, len(state._hand_masks), state._tally)
     # each seat's cards when the play began (none for a dealer sitting out)
     played = sum(state._tricks_won)
     order = state._deal.order
@@ -479,7 +479,12 @@ _set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
 
 def _exchange_fields(
-    d: dict[str, Any], ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], players: int
+    d: dict[str, Any],
+    ex: Exchange,
+    seat: int,
+    history: tuple[tuple[int, Action], ...],
+    players: int,
+    tally: Any,
 ) -> None:
     """Put the view fields the exchange's moves tell ``seat`` into ``d``."""
     d["declarer"] = ex.declarer
@@ -488,7 +493,9 @@ def _exchange_fields(
     called = called_card(history)
     d["called"] = DECK[called] if called >= 0 else None
     if ex.moves:
-        books = ex.books(history, players)
+        # (the tally the engine kept of these moves, else the moves added up now)
+        known = tally is not None and tally.counted == len(ex.moves)
+        books: Any = tally if known else ex.books(history, players)
         d["giver"] = books.giver if books.giver >= 0 else None
         d["exposed"] = _cardset(books.exposed) if books.exposed else _EMPTY
         mask = books.laid[seat]

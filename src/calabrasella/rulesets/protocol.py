@@ -82,6 +82,7 @@ def role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
 
 
 _tuple_new = tuple.__new__
+_new = object.__new__
 
 
 class Exchange(NamedTuple):
@@ -253,42 +254,57 @@ class _Tally:
     """What moves add up to, one move at a time (:func:`books` folds them; a
     :class:`Work` keeps one up to date as its steps move cards)."""
 
-    __slots__ = ("called", "drawn", "exposed", "gave_back", "giver", "laid", "laid_all", "taken")
+    __slots__ = (
+        "called", "counted", "drawn", "exposed", "gave_back", "giver", "laid", "laid_all", "taken",
+    )  # fmt: skip
 
     def __init__(self, players: int) -> None:
         self.giver = -1
-        self.called = self.gave_back = self.exposed = self.laid_all = 0
+        self.called = self.gave_back = self.exposed = self.laid_all = self.counted = 0
         self.laid = [0] * players
         self.taken = [0] * players
         self.drawn = [0] * players
 
-    def add(self, record: MoveRecord, action_of: Callable[[MoveRecord], object]) -> None:
-        """Count one move (see :func:`books` for what each kind of move adds)."""
-        cards, src, dst = record[3], record[4], record[5]
-        known = cards if cards > 0 else 0
-        if src == dst:
-            if src == _STOCK and record[6] == EVERYONE:
-                self.exposed |= known
-        elif src < _STOCK:
-            if dst < _STOCK:
-                cls = action_of(record).__class__
-                if cls is Call:
-                    self.giver = src
-                    self.called = cards
-                elif cls is GiveBack and not self.gave_back:  # (the first: a later one is not it)
-                    self.gave_back = cards
-            elif _LAID <= dst < _TRICK:
-                self.laid[dst - _LAID] |= known
-                self.laid_all |= known
-        elif src < _TRICK:
-            if src > _STOCK:
-                self.laid[src - _LAID] &= ~known
-                self.laid_all &= ~known
-            if dst < _STOCK:
-                self.taken[dst] |= known
-                # (a draw is seen by its seat alone: what all saw was taken)
-                if src == _STOCK and not record[6] & ~(1 << dst) and action_of(record).__class__ is Draw:
-                    self.drawn[dst] |= known
+    def add(self, moves: Iterable[MoveRecord], action_of: Callable[[MoveRecord], object]) -> None:
+        """Count ``moves``, the next ones after those counted (see :func:`books` for what
+        each kind of move adds)."""
+        laid, taken = self.laid, self.taken
+        for record in moves:
+            self.counted += 1
+            cards, src, dst = record[3], record[4], record[5]
+            known = cards if cards > 0 else 0
+            if src == dst:
+                if src == _STOCK and record[6] == EVERYONE:
+                    self.exposed |= known
+            elif src < _STOCK:
+                if dst < _STOCK:
+                    cls = action_of(record).__class__
+                    if cls is Call:
+                        self.giver = src
+                        self.called = cards
+                    elif cls is GiveBack and not self.gave_back:  # (the first: a later one is not it)
+                        self.gave_back = cards
+                elif _LAID <= dst < _TRICK:
+                    laid[dst - _LAID] |= known
+                    self.laid_all |= known
+            elif src < _TRICK:
+                if src > _STOCK:
+                    laid[src - _LAID] &= ~known
+                    self.laid_all &= ~known
+                if dst < _STOCK:
+                    taken[dst] |= known
+                    # (a draw is seen by its seat alone: what all saw was taken)
+                    seen_alone = not record[6] & ~(1 << dst)
+                    if src == _STOCK and seen_alone and action_of(record).__class__ is Draw:
+                        self.drawn[dst] |= known
+
+    def copy(self) -> _Tally:
+        """Return a copy to count on from."""
+        new = _new(_Tally)
+        new.giver, new.called, new.gave_back = self.giver, self.called, self.gave_back
+        new.exposed, new.laid_all, new.counted = self.exposed, self.laid_all, self.counted
+        new.laid, new.taken, new.drawn = self.laid[:], self.taken[:], self.drawn[:]
+        return new
 
     def books(self) -> Books:
         return Books(
@@ -312,8 +328,7 @@ def books(
     laid-aside place holds its discards.
     """
     tally = _Tally(players)
-    for record in moves:
-        tally.add(record, action_of)
+    tally.add(moves, action_of)
     return tally.books()
 
 
@@ -352,6 +367,7 @@ class Work:
     """
 
     __slots__ = (
+        "_seed",
         "_tally",
         "contract",
         "data",
@@ -398,6 +414,8 @@ class Work:
         #: not starting (its moves then belong to no entry).
         self.deciding = True
         self._tally: _Tally | None = None
+        #: The tally of the first moves, counted by the work before (read only).
+        self._seed: _Tally | None = None
         (
             self.declarer,
             self.contract,
@@ -455,15 +473,28 @@ class Work:
         return self._tallied().books()
 
     def _tallied(self) -> _Tally:
-        """The tally of the moves so far: made on first use, then kept up to date by
-        :meth:`_move` (each move counted once, as :func:`books` counts it)."""
+        """The tally of the moves so far, to read: made on first use (from the work
+        before's, if any), then kept up to date by :meth:`_move` (each move counted
+        once, as :func:`books` counts it)."""
         tally = self._tally
         if tally is None:
-            tally = self._tally = _Tally(len(self.hands))
-            action_of = self.action_of
-            for record in self.moves:
-                tally.add(record, action_of)
+            seed = self._seed
+            if seed is not None:  # the moves before counted already: count the rest
+                counted = seed.counted
+                if counted == len(self.moves):
+                    return seed  # (to read: a copy is made when a move is to be counted)
+                tally = self._tally = seed.copy()
+                tally.add(self.moves[counted:], self.action_of)
+            else:
+                tally = self._tally = _Tally(len(self.hands))
+                tally.add(self.moves, self.action_of)
         return tally
+
+    def tally(self) -> _Tally | None:
+        """The tally to keep with the state this work makes: its own, or the one it
+        started from (which counted a first part of its moves), or ``None``."""
+        tally = self._tally
+        return tally if tally is not None else self._seed
 
     @property
     def called(self) -> int:
@@ -477,20 +508,24 @@ class Work:
     @property
     def giver(self) -> int:
         """The seat that handed over the called card (-1 for none)."""
-        return self._tallied().giver
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).giver
 
     @property
     def exposed(self) -> int:
         """The stock cards turned face up for every seat."""
-        return self._tallied().exposed
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).exposed
 
     def laid_aside(self, seat: int) -> int:
         """Return the cards ``seat`` has laid aside face down (its discards)."""
-        return self._tallied().laid[seat]
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).laid[seat]
 
     def taken(self, seat: int) -> int:
         """Return the cards ``seat`` got from the stock in this deal (taken or drawn)."""
-        return self._tallied().taken[seat]
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).taken[seat]
 
     # --- for steps -------------------------------------------------------------
 
@@ -635,7 +670,7 @@ class Work:
             if dst < _STOCK and src <= _STOCK and record[0] >= 0 and self.action_of(record) is None:
                 self._tally = None  # its action not recorded yet: counted when next asked
             else:
-                tally.add(record, self.action_of)
+                tally.add((record,), self.action_of)
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
