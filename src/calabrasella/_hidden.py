@@ -15,9 +15,6 @@ from .rulesets.steps import Exchange, Step
 
 __all__ = ["Hidden", "redacted_forced"]
 
-#: The key under which a view keeps the key to what its seat was told (see _Told).
-_TOLD = "_told"
-
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 
 
@@ -135,80 +132,21 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
     return tuple(out)
 
 
-class _Told:
-    """What one seat was told of an exchange, worked out when a view first reads it.
+def told(
+    ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int
+) -> tuple[_Entries, Card | None, Any, Any]:
+    """Return what ``seat`` was told of an exchange: the first ``cut`` entries of the
+    history as it saw them, the card given back if it saw it, the forced moves and the
+    move records as it may hold them.
 
-    Its history before the play as it saw it, the card given back if it saw
-    it, the forced moves and the move records as it may hold them. A view of
-    the auction or the exchange has its own; every view of one seat in the
-    play shares one (kept with the views' part of the play, in
+    A view of the auction or the exchange works it out when it is made; every view
+    of one seat in the play shares it (kept with the views' part of the play, in
     :mod:`calabrasella.views`), so it is worked out once for the whole play.
-    The card given back is shown to ``seat`` when the give-back step's entry is.
     """
-
-    __slots__ = ("cut", "ex", "history", "seat", "told")
-
-    def __init__(
-        self, ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int
-    ) -> None:
-        self.ex = ex
-        self.seat = seat
-        self.history = history
-        self.cut = cut
-        self.told: tuple[_Entries, Card | None, Any, Any] | None = None
-
-    def get(self) -> tuple[_Entries, Card | None, Any, Any]:
-        """Return the entries before the play, the card given back, the forced moves and
-        the move records, as ``seat`` was told them."""
-        told = self.told
-        if told is None:
-            ex, seat, history, cut = self.ex, self.seat, self.history, self.cut
-            entries, given_back = _redact(ex, history, cut, seat)
-            told = self.told = (
-                entries,
-                given_back,
-                redacted_forced(ex, seat) if ex.forced else (),
-                redact(ex.moves, seat) if ex.moves else (),
-            )
-        return told
-
-
-class _Key:
-    """What a view holds of its :class:`_Told`: nothing but a key to it in :data:`_TOLD_BY`.
-
-    The :class:`_Told` holds the exchange record and the history, hidden cards
-    and all: a view must not reach them, so it holds this key instead. The
-    entry goes when the key does (when no view, nor the views' part of a
-    play, holds it any more): a key's id is not reused before then.
-    """
-
-    __slots__ = ()
-
-    def __del__(self) -> None:
-        told = _TOLD_BY  # (None once the module is torn down at exit)
-        if told is not None:
-            told.pop(id(self), None)
-
-
-#: What each seat was told, by the id of its key (see :class:`_Key`).
-_TOLD_BY: dict[int, _Told] = {}
-
-
-def _told(ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int) -> _Key:
-    """Return the key of a new :class:`_Told` (see :class:`_Key`)."""
-    key = _Key()
-    _TOLD_BY[id(key)] = _Told(ex, seat, history, cut)
-    return key
-
-
-def _fill_told(d: dict[str, Any], pending: tuple[_Key, Any]) -> None:
-    """Fill in what a view's seat was told of the exchange (see View.__getattr__)."""
-    key, tail = pending
-    entries, given_back, forced, moves = _TOLD_BY[id(key)].get()
-    d["given_back"] = given_back
-    d["forced_moves"] = forced
-    d["_moves"] = moves
-    if tail is not None:  # a view of the auction or the exchange: its history too
-        d["history"] = entries + tail if tail else entries
-    # every field is in place before the pending data goes (see _fill_play)
-    d.pop(_TOLD, None)
+    entries, given_back = _redact(ex, history, cut, seat)
+    return (
+        entries,
+        given_back,
+        redacted_forced(ex, seat) if ex.forced else (),
+        redact(ex.moves, seat) if ex.moves else (),
+    )

@@ -22,8 +22,8 @@ from .scoring import Result
 
 if TYPE_CHECKING:
     from ._auction import Position
-    from .rulesets.protocol import _Tally
     from .deal import Deal
+    from .rulesets.protocol import _Tally
 
 __all__ = ["HistoryEntry", "Phase", "State"]
 
