@@ -34,7 +34,6 @@ from calabrasella.bots.sampling_bot import SamplingBot, utility
 from calabrasella.encoding import observation
 from calabrasella.testing import check_ruleset, played_cards, recount_tricks
 
-
 # --- the variants: only the last trick's units differ ----------------------------------
 
 
@@ -217,7 +216,7 @@ def test_the_pure_and_the_compiled_search_agree(rules: cb.Ruleset, monkeypatch: 
 
 def test_the_search_refuses_cards_counted_otherwise() -> None:
     state = ending(CountingSevens(), 1, 9)
-    with pytest.raises(solver.SolveError, match="CountingSevens.card_units counts otherwise"):
+    with pytest.raises(solver.SolveError, match=r"CountingSevens\.card_units counts otherwise"):
         solver.solve(state)
 
 

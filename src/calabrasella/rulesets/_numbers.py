@@ -53,10 +53,11 @@ class Numbers:
         return (_numbers, (self.units, self.last_trick, self.revoke))
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not Numbers:
+        if not isinstance(other, Numbers):
             return NotImplemented
-        o: Numbers = other  # type: ignore[assignment]
-        return (self.units, self.last_trick, self.revoke) == (o.units, o.last_trick, o.revoke)
+        return (self.units, self.last_trick, self.revoke) == (
+            other.units, other.last_trick, other.revoke
+        )  # fmt: skip
 
     def __hash__(self) -> int:
         return hash((self.units, self.last_trick, self.revoke))
