@@ -30,11 +30,9 @@ listed in :data:`INVARIANTS`):
 - ``determinism``: the same seed gives the same deal, and replaying the same
   deal with the same actions gives equal states and equal legal actions.
 - ``conservation``: a finished deal that is not void gives the sides the
-  ruleset's ``deal_units`` in all (35: 11 points), as a recount of the
-  tricks from the history with the ruleset's ``card_units`` and
-  ``last_trick_units`` says, which is what the cards' and the last trick's
-  units add up to; the payments add up to 0, and are what ``units_payment``
-  says where it says; a void deal pays nothing.
+  ruleset's ``deal_units`` in all (35: 11 points, the cards' and the last
+  trick's units), as a recount of the tricks from the history says; the
+  payments add up to 0 (``units_payment``'s, if any); a void deal pays nothing.
 - ``views``: a seat's view does not change when the cards it cannot know are
   swapped for others of the same suit (an alternative world consistent with
   what it saw, built from the state without :mod:`calabrasella.views`).
@@ -561,11 +559,7 @@ class _DealCheck:
         got = (result.declarer_units, result.adversary_units)
         whole = sum(rules.card_units(card) for card in range(40)) + rules.last_trick_units
         if rules.deal_units != whole:
-            self.fail(
-                "conservation",
-                f"deal_units is {rules.deal_units}, but the cards' and the last trick's "
-                f"units add up to {whole}",
-            )
+            self.fail("conservation", f"deal_units is {rules.deal_units}, the cards' and last trick's {whole}")
         if sum(got) != whole:
             self.fail("conservation", f"the sides' units {got} do not add up to {whole}")
         if got != (du, au):
@@ -591,11 +585,7 @@ class _DealCheck:
                 )
         paid = rules.units_payment(result.declarer_units)
         if paid is not None and paid != sign * result.value:
-            self.fail(
-                "conservation",
-                f"units_payment({result.declarer_units}) is {paid}, but each adversary pays "
-                f"{sign * result.value}",
-            )
+            self.fail("conservation", f"units_payment gives {paid}, each adversary pays {sign * result.value}")
 
     # --- (f) views -------------------------------------------------------------
 

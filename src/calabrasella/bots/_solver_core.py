@@ -595,21 +595,15 @@ class NativeSearch(Search):
     """
 
     def __init__(
-        self,
-        bonus: int,
-        follow: bool,
-        limit: int = -1,
-        module: ModuleType | None = None,
+        self, bonus: int, follow: bool, limit: int = -1, module: ModuleType | None = None,
         units: tuple[int, ...] | None = None,
-    ) -> None:
+    ) -> None:  # fmt: skip
         found = module if module is not None else NATIVE
         if found is None or _TABLES is None:
             raise RuntimeError("the compiled search is not available")
         suits, units_of, classes = _TABLES
-        if units is not None and units != units_of:  # the ruleset's count of the cards
+        if units is not None and units != units_of:  # the ruleset's (40; at most 4 values)
             values = sorted(set(units))
-            if len(units) != 40 or len(values) > 4:
-                raise ValueError("the compiled search takes 40 cards' units of at most four values")
             units_of, classes = units, tuple(values.index(u) for u in units)
         self._core: Any = found.Core(
             bonus, follow, suits, units_of, classes, perf_counter, NodeLimit, TABLE_BITS
