@@ -32,7 +32,7 @@ from calabrasella.bots import _solver_core as core
 from calabrasella.bots import solver
 from calabrasella.bots.sampling_bot import SamplingBot, utility
 from calabrasella.encoding import observation
-from calabrasella.testing import check_ruleset, played_cards, recount_tricks
+from calabrasella.testing import ConformanceError, check_ruleset, played_cards, recount_tricks
 
 # --- the variants: only the last trick's units differ ----------------------------------
 
@@ -120,8 +120,9 @@ def test_a_hook_giving_no_units_is_refused_when_the_ruleset_is_built() -> None:
         name: ClassVar[str] = "negative"
         last_trick_units = -1
 
-    with pytest.raises(cb.RulesetError, match="last_trick_units gives -1"):
-        Negative()
+    for _ in range(2):  # and again: a ruleset is not kept without its numbers
+        with pytest.raises(cb.RulesetError, match="last_trick_units gives -1"):
+            Negative()
 
 
 # --- the engine and the scoring --------------------------------------------------------
@@ -130,6 +131,28 @@ def test_a_hook_giving_no_units_is_refused_when_the_ruleset_is_built() -> None:
 @pytest.mark.parametrize("rules", VARIANTS, ids=repr)
 def test_the_variant_passes_the_conformance_check(rules: cb.Ruleset) -> None:
     assert check_ruleset(rules, deals=25).deals == 25
+
+
+def test_a_deal_units_written_out_to_match_is_accepted_and_one_that_does_not_is_caught() -> None:
+    @attrs.frozen(kw_only=True)
+    class Matching(BigLastTrick):
+        name: ClassVar[str] = "matching"
+
+        @property
+        def deal_units(self) -> int:
+            return 38
+
+    @attrs.frozen(kw_only=True)
+    class Mismatched(cb.Cavendish):
+        name: ClassVar[str] = "mismatched"
+
+        @property
+        def deal_units(self) -> int:
+            return 38
+
+    assert check_ruleset(Matching(), deals=10).deals == 10
+    with pytest.raises(ConformanceError, match="deal_units is 38, the cards' and last trick's 35"):
+        check_ruleset(Mismatched(), deals=10)
 
 
 def test_a_variant_counting_the_cards_otherwise_passes_the_conformance_check() -> None:

@@ -171,8 +171,8 @@ class _RulesetMeta(abc.ABCMeta):
             )
             object.__setattr__(rules, "_play", play)
             known = _interned(rules)
-            if known is rules:  # a new one: its numbers, asked once
-                object.__setattr__(rules, "_numbers", numbers_of(rules))
+            if known._numbers is None:  # a new one: its numbers, asked once
+                object.__setattr__(known, "_numbers", numbers_of(known))
             return known
         return rules
 
