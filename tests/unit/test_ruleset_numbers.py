@@ -243,6 +243,15 @@ def test_the_search_refuses_cards_counted_otherwise() -> None:
         solver.solve(state)
 
 
+def test_the_sampling_bot_plays_its_fallback_where_the_search_counts_otherwise() -> None:
+    state = ending(CountingSevens(), 3, 9)
+    seat = state.to_move
+    assert seat is not None and not solver.solves(CountingSevens())
+    with pytest.warns(UserWarning, match="does not count the cards as these rules do"):
+        action = SamplingBot(1, worlds=3, search_from=3).choose(state.view(seat))
+    assert action in state.legal_actions()
+
+
 def test_the_bots_utility_asks_the_ruleset() -> None:
     assert utility(BigLastTrick(), 38) == 76
     assert utility(BigLastTrick(), 21) == 4

@@ -86,7 +86,7 @@ from ._hand import discard_loss
 from .base import Bot, BotError, _choices, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import COMPILED, SearchLimitError, _action_values, _action_wins, _value
+from .solver import COMPILED, SearchLimitError, _action_values, _action_wins, _value, solves
 
 __all__ = [
     "CLASSIC_SEARCH_FROM",
@@ -319,6 +319,12 @@ class SamplingBot:
         if view.phase is cb.Phase.DISCARDING and self.exchange_nodes is not None:
             return self._discard(view, actions)
         if view.phase is not cb.Phase.PLAYING or len(view.hand) > self.search_from:
+            return self._fallback(view, actions)
+        if not solves(view.rules):  # cards counted otherwise than the search counts them
+            if not self.warned:
+                self.warned = True
+                warnings.warn("SamplingBot plays its fallback bot's choice: the search does "
+                              "not count the cards as these rules do", stacklevel=2)  # fmt: skip
             return self._fallback(view, actions)
         return self._search(view, actions)
 

@@ -48,7 +48,9 @@ from calabrasella.errors import SolveError
 from . import _solver_core as core
 from . import _solver_moves as moves
 
-__all__ = ["COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve"]
+__all__ = [
+    "COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve", "solves",
+]  # fmt: skip
 
 #: Whether the search is the compiled one (an extension module a wheel built
 #: with a C compiler holds) rather than pure Python. Both give the same values
@@ -165,7 +167,7 @@ def _root(state: object, function: str) -> _Root:
                 revokes[seat != declarer] += 1
     rules = state.rules
     units = rules.units_by_card
-    if units != moves.UNITS:
+    if not solves(rules):
         raise SolveError(
             f"{function}() counts the cards as the standard game does (ace 3; 3, 2, K, Q, J 1; "
             f"others 0); {type(rules).__qualname__}.card_units counts otherwise"
@@ -182,6 +184,17 @@ def _root(state: object, function: str) -> _Root:
         total=rules.deal_units,
         revoke_units=rules.revoke_units,
     )
+
+
+def solves(rules: cb.Ruleset) -> bool:
+    """Whether the search solves deals of ``rules``: it counts the cards as the standard game
+    does (ace 3; 3, 2, K, Q, J 1; others 0), and takes any last trick's units.
+
+    Example:
+        >>> solves(cb.CAVENDISH), solves(cb.CALABRESELLA)
+        (True, True)
+    """
+    return rules.units_by_card == moves.UNITS
 
 
 def _new_search(bonus: int, follow: bool, units: tuple[int, ...] | None = None) -> core.Search:
