@@ -77,7 +77,7 @@ def registered() -> Iterator[None]:
 
 
 def played(rules: cb.Ruleset, seed: int) -> cb.State:
-    """A deal played out by random legal actions, the first seat standing or bidding."""
+    """A deal played to its end by random legal actions (`rollout`)."""
     return cb.rollout(cb.new_deal(rules, dealer=seed % rules.players, seed=seed), seed)
 
 
