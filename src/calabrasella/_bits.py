@@ -17,7 +17,9 @@ FULL = (1 << N_CARDS) - 1
 POSITION_UNITS = (1, 1, 3, 1, 1, 1, 0, 0, 0, 0)
 UNITS = POSITION_UNITS * 4
 SUIT_MASKS = tuple(0x3FF << (10 * s) for s in range(4))
-
+#: The cards each active seat is dealt, and the stock: three hands and the stock
+#: hold the forty cards. A ruleset's ``play_sizes`` says them for the play.
+DEALT = (12, 4)
 
 
 def subset_sums(values: tuple[int, ...]) -> tuple[int, ...]:

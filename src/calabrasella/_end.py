@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from . import _bits
 from .actions import Revoke
 from .phases import OVER
 from .rulesets.base import PLAY_TABLE
@@ -10,8 +9,6 @@ from .scoring import make_tally
 from .state import State
 
 __all__ = ["finish", "forget"]
-
-_SUIT_UNITS = _bits._SUIT_UNITS
 
 
 def forget(state: State) -> None:
@@ -45,20 +42,23 @@ def finish(state: State, last: int, *, abandoned: bool = False) -> State:
         for who, action in state._history:
             if action.__class__ is Revoke:
                 revokes[who != declarer] += 1
+    numbers = rules._numbers
     stock = state._stock_mask
-    stock_units = _SUIT_UNITS[stock & 1023] + _SUIT_UNITS[stock >> 10 & 1023] + (
-        _SUIT_UNITS[stock >> 20 & 1023] + _SUIT_UNITS[stock >> 30 & 1023]
+    t0, t1, t2, t3 = numbers.suit_units
+    stock_units = t0[stock & 1023] + t1[stock >> 10 & 1023] + (
+        t2[stock >> 20 & 1023] + t3[stock >> 30 & 1023]
     )
     declarer_cards = won[declarer]
     adversary_cards = sum(won) - declarer_cards
     if abandoned:  # he claims the stock, the last trick and all the adversaries had not won
-        declarer_cards = 32 - stock_units - adversary_cards
+        declarer_cards = numbers.cards - stock_units - adversary_cards
     contract, modifier = ex.contract, ex.modifier
     declarer_tricks = tricks[declarer]
     tally = make_tally(
         len(state._hand_masks), state._deal.dealer, declarer, contract, modifier, declarer_cards,
         adversary_cards, stock_units, last == declarer, declarer_tricks,
-        sum(tricks) - declarer_tricks, revokes[0], revokes[1], abandoned,
+        sum(tricks) - declarer_tricks, revokes[0], revokes[1], abandoned, numbers.last_trick,
+        numbers.revoke,
     )  # fmt: skip
     result = rules.score(tally)
     state._phase = OVER

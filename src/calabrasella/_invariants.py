@@ -108,32 +108,38 @@ def recount_tricks(state: State) -> tuple[int, int, int, int]:
     """Recount a played-out deal from its history, without the engine's tricks or scoring.
 
     Each trick of the ``Play`` entries goes to the highest card of the suit
-    led; the winner of the last trick also takes 3 units and the stock.
+    led; the winner of the last trick also takes the stock and the ruleset's
+    ``last_trick_units``. The cards count as the ruleset's ``card_units`` says.
 
     Returns:
         The declarer's units, the adversaries' units, the declarer's tricks
         and the adversaries' tricks (the order of :class:`~calabrasella.Result`).
 
     Raises:
-        ValueError: Not 36 cards were played, nobody declared, or a trick was
-            led by a seat that did not win the one before.
+        ValueError: Not every card of the hands was played, nobody declared, or
+            a trick was led by a seat that did not win the one before.
     """
     plays = played_cards(state)
     declarer = state.declarer
-    if declarer is None or len(plays) != 36:
+    rules = state.rules
+    if declarer is None or state.contract is None:
+        raise ValueError(f"{len(plays)} cards played (nobody declared): not a played-out deal")
+    every = 3 * rules.play_sizes(state.contract, state.modifier)[0]
+    if len(plays) != every:
         raise ValueError(f"{len(plays)} cards played (declarer {declarer}): not a played-out deal")
     units = [0] * state.players
     tricks = [0] * state.players
     last = -1
-    for t in range(0, 36, 3):
+    for t in range(0, every, 3):
         trick = plays[t : t + 3]
         leader, led = trick[0]
         if last >= 0 and leader != last:
             raise ValueError(f"trick {t // 3 + 1} was led by seat {leader}, not by {last}")
         _, last = max((card.rank, who) for who, card in trick if card.suit == led.suit)
-        units[last] += sum(card.units for _, card in trick)
+        units[last] += sum(rules.card_units(card) for _, card in trick)
         tricks[last] += 1
-    units[last] += 3 + state.stock.units  # the last trick, and the stock with it
+    stock = sum(rules.card_units(card) for card in state.stock)
+    units[last] += rules.last_trick_units + stock  # the last trick, and the stock with it
     du, dt = units[declarer], tricks[declarer]
     return du, sum(units) - du, dt, sum(tricks) - dt
 
@@ -333,24 +339,25 @@ def new_encoding_problem(state: State, legal: tuple[Action, ...], seen: set[Acti
 def revoke_penalty(state: State, du: int, au: int) -> int:
     """Return the units table mode's revokes move to the declarer (negative: away).
 
-    Recounted from the history: 9 units per revoke from the offending side,
+    Recounted from the history: the ruleset's ``revoke_units`` (9) per revoke from the offending side,
     the sides' revokes set against each other, neither side below 0 given
     the sides' units ``du`` and ``au`` before the penalty.
     """
     net = 0
+    each = state.rules.revoke_units
     for who, action in state.history:
         if isinstance(action, Revoke):
-            net += -9 if who == state.declarer else 9
+            net += -each if who == state.declarer else each
     return min(net, au) if net > 0 else -min(-net, du)
 
 
 def table_mode_problem(state: State) -> str | None:
     """Check the end of a deal that an irregularity ended (table mode); ``None``: all well.
 
-    After an :class:`Abandon`: 35 units, the adversaries' card units of the
-    tricks completed before the error, the rest to the single player (revokes
-    settled). After a :class:`TurnStock` by the single player: void, he pays
-    35 to each adversary.
+    After an :class:`Abandon`: the deal's units (35), the adversaries' card
+    units of the tricks completed before the error, the rest to the single
+    player (revokes settled). After a :class:`TurnStock` by the single
+    player: void, he pays the deal's units to each adversary.
     """
     result, declarer = state.result, state.declarer
     if result is None or declarer is None:
@@ -358,15 +365,16 @@ def table_mode_problem(state: State) -> str | None:
     if sum(result.payments) != 0:
         return f"the payments {result.payments} do not add up to 0"
     who, action = state.history[-1]
+    whole = state.rules.deal_units
     if isinstance(action, TurnStock):
         others = [p for seat, p in enumerate(result.payments) if seat != declarer]
-        if not result.void or who != declarer or any(p not in (0, 35) for p in others):
-            return "a stock turned early by the single player must void the deal, 35 to each"
+        if not result.void or who != declarer or any(p not in (0, whole) for p in others):
+            return f"a stock turned early by the single player must void the deal, {whole} to each"
         return None
     got = (result.declarer_units, result.adversary_units)
     au = sum(u for seat, u in enumerate(state.card_units_won) if seat != declarer)
-    penalty = revoke_penalty(state, 35 - au, au)
-    if got != (35 - au + penalty, au - penalty):
+    penalty = revoke_penalty(state, whole - au, au)
+    if got != (whole - au + penalty, au - penalty):
         return f"the sides' units are {got} after an abandon"
     return None
 

@@ -29,7 +29,6 @@ from .state import State, make_state
 __all__ = ["rollout"]
 
 _Random = random.Random
-_UNITS = _bits.UNITS
 
 
 def rollout(state: State, rng: Union[random.Random, int]) -> State:
@@ -220,7 +219,7 @@ def _play(
     follow = state._rules._play != PLAY_FREE
     next_seat = state._deal.next_seat
     entries = _PLAY_ENTRIES
-    units = _UNITS
+    units = state._rules._numbers.units
     append = history.append
     if draws.plain:  # rng.choice inline: the r-th legal card, r drawn by getrandbits
         # Each hand as four 10-bit suit masks, and its number of cards: small ints,

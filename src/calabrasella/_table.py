@@ -8,7 +8,7 @@ early (``irregularities="record"``). Which of them are legal is a query in
 
 from __future__ import annotations
 
-from . import _bits, _legal
+from . import _legal
 from ._end import finish
 from ._exchange import close, work_of
 from ._tricks import trick_winner
@@ -22,8 +22,6 @@ from .scoring import Result, Tally, settle
 from .state import State, evolve
 
 __all__ = ["apply_irregular"]
-
-_UNITS = _bits.UNITS
 
 
 def apply_irregular(state: State, action: Action) -> State:
@@ -73,8 +71,9 @@ def _why_not(state: State, action: Action) -> str:
 
 
 def _turn_stock(state: State, seat: int, action: Action) -> State:
-    """The stock turned early: by the single player the deal is void and he pays 35 to
-    each adversary; by an adversary, no penalty, the stock is face up for all."""
+    """The stock turned early: by the single player the deal is void and he pays a whole
+    deal's units (35) to each adversary; by an adversary, no penalty, the stock is face
+    up for all."""
     ex = state._exchange
     assert ex is not None
     history = state._history + ((seat, action),)
@@ -88,6 +87,7 @@ def _turn_stock(state: State, seat: int, action: Action) -> State:
         players=state.players, dealer=state._deal.dealer, declarer=seat, contract=ex.contract,
         modifier=ex.modifier, declarer_card_units=0, adversary_card_units=0, stock_units=0,
         declarer_last=False, declarer_tricks=0, adversary_tricks=0,
+        last_trick_units=state._rules.last_trick_units, revoke_units=state._rules.revoke_units,
     )  # fmt: skip
     result = Result(
         void=True,
@@ -118,7 +118,8 @@ def place(state: State, seat: int, card: int, action: Action) -> State:
         )  # fmt: skip
     winner = trick_winner(cards, state._leader, state._deal.next_seat)
     won = list(state._card_units_won)
-    won[winner] += _UNITS[cards[0]] + _UNITS[cards[1]] + _UNITS[card]
+    units = state._rules._numbers.units
+    won[winner] += units[cards[0]] + units[cards[1]] + units[card]
     tricks = list(state._tricks_won)
     tricks[winner] += 1
     new = evolve(

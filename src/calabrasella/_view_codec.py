@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._action_json import action_data
+from ._bits import DEALT
 from ._codec import (
     MAX_ITEMS,
     action,
@@ -128,9 +129,10 @@ def read_view(value: object, where: str, max_actions: int) -> View:
     rules = read_rules(d["rules"], at("rules"))
     n = rules.players
     top = n - 1
+    held, most, tricks = sum(DEALT), rules.deal_units, DEALT[0]  # a hand and the stock; a deal
     seat = integer(d["seat"], at("seat"), 0, top)
     hand = cards(d["hand"], at("hand"))
-    sizes = ints(d["hand_sizes"], at("hand_sizes"), n, 0, 16)
+    sizes = ints(d["hand_sizes"], at("hand_sizes"), n, 0, held)
     if sizes[seat] != len(hand):
         fail(at("hand_sizes"), f"seat {seat} holds {len(hand)} cards, not {sizes[seat]}")
     trick = _pairs_of(d["trick"], at("trick"), 3, 2)
@@ -147,7 +149,7 @@ def read_view(value: object, where: str, max_actions: int) -> View:
         to_move=maybe_int(d["to_move"], at("to_move"), 0, top),
         hand=hand,
         hand_sizes=sizes,
-        stock_size=integer(d["stock_size"], at("stock_size"), 0, 16),
+        stock_size=integer(d["stock_size"], at("stock_size"), 0, held),
         declarer=maybe_int(d["declarer"], at("declarer"), 0, top),
         contract=maybe_member(d["contract"], at("contract"), Contract),
         modifier=maybe_member(d["modifier"], at("modifier"), Modifier),
@@ -162,8 +164,8 @@ def read_view(value: object, where: str, max_actions: int) -> View:
             for i, (s, c) in enumerate(trick)
         ),
         leader=integer(d["leader"], at("leader"), 0, top),
-        tricks_won=ints(d["tricks_won"], at("tricks_won"), n, 0, 12),
-        card_units_won=ints(d["card_units_won"], at("card_units_won"), n, 0, 35),
+        tricks_won=ints(d["tricks_won"], at("tricks_won"), n, 0, tricks),
+        card_units_won=ints(d["card_units_won"], at("card_units_won"), n, 0, most),
         history=tuple(
             (integer(s, f"{join(where, 'history')}[{i}][0]", 0, top), read_entry(a, f"{join(where, 'history')}[{i}][1]"))
             for i, (s, a) in enumerate(history)

@@ -74,10 +74,11 @@ class Deal:
         object.__setattr__(self, "order", order)
         object.__setattr__(self, "next_seat", next_seat)
         seen = self.stock.mask
-        if len(self.stock) != 4:
-            raise RecordError(f"the stock has {len(self.stock)} cards, not 4")
+        held, stock = _bits.DEALT
+        if len(self.stock) != stock:
+            raise RecordError(f"the stock has {len(self.stock)} cards, not {stock}")
         for seat, hand in enumerate(self.hands):
-            want = 0 if n == 4 and seat == self.dealer else 12
+            want = 0 if n == 4 and seat == self.dealer else held
             if len(hand) != want:
                 what = "the sitting-out dealer" if want == 0 else f"seat {seat}"
                 raise RecordError(f"{what} holds {len(hand)} cards, not {want}")
@@ -280,7 +281,7 @@ def _deal_places(dealer: int, players: int, packet: int) -> tuple[tuple[int, ...
         order = [(dealer + k) % players for k in range(1, 4)]
         lists: list[list[int]] = [[] for _ in range(players)]
         pos = 0
-        for _ in range(12 // packet):
+        for _ in range(_bits.DEALT[0] // packet):
             for seat in order:
                 lists[seat].extend(range(pos, pos + packet))
                 pos += packet

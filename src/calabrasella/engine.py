@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Union
 
-from . import _bits, _legal
+from . import _legal
 from ._auction import _PASS_KEY, position_of
 from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
@@ -43,7 +43,6 @@ __all__ = [
     "view",
 ]
 
-_UNITS = _bits.UNITS
 _new = object.__new__
 # Shared values the play's hot path hands out instead of building them: the
 # history entry (seat, Play) for each seat and card (of the shared Play actions),
@@ -214,7 +213,8 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         leader = state._leader
         winner = leader if where == 0 else deal.next_seat[leader] if where == 1 else mover
         won = list(state._card_units_won)
-        won[winner] += _UNITS[c0] + _UNITS[c1] + _UNITS[card]
+        units = state._rules._numbers.units
+        won[winner] += units[c0] + units[c1] + units[card]
         tricks = list(state._tricks_won)
         tricks[winner] += 1
         new._to_move = winner

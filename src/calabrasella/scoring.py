@@ -3,7 +3,10 @@
 The engine sums the play into a :class:`Tally` (plain numbers) and hands it
 to the ruleset's ``score`` hook, which returns a :class:`Result`. Units are
 thirds of a Calabresella point: ace 3; 3, 2, K, Q, J 1; the last trick 3.
-Every deal distributes exactly 35.
+Every deal distributes exactly 35. A ruleset may count otherwise (its
+``card_units``, ``last_trick_units`` and ``revoke_units``): the engine puts its
+numbers in the :class:`Tally`, and every deal then distributes its
+``deal_units``.
 """
 
 from __future__ import annotations
@@ -13,19 +16,20 @@ from typing import Any
 
 import attrs
 
-from . import _pictures
+from . import _bits, _pictures
 from .actions import Contract, Modifier
 
 __all__ = ["TOTAL_UNITS", "Bonus", "Result", "Side", "Tally", "result_of", "settle"]
 
-#: Units distributed in every deal: 32 in the cards and 3 for the last trick.
-TOTAL_UNITS = 35
-#: Units for winning the last trick.
+#: Units for winning the last trick in the standard game (the default of
+#: :attr:`Ruleset.last_trick_units <calabrasella.Ruleset.last_trick_units>`).
 LAST_TRICK_UNITS = 3
-#: The fewest units with which the declarer wins (more than half of 35).
-WINNING_UNITS = 18
-#: Units a revoke moves from the offending side to the other (table mode).
+#: Units a revoke moves from the offending side to the other in the standard game
+#: (table mode; the default of :attr:`Ruleset.revoke_units <calabrasella.Ruleset.revoke_units>`).
 REVOKE_UNITS = 9
+#: Units distributed in every deal of the standard game: the cards' 32 and the last
+#: trick's 3. A ruleset's own is its :attr:`~calabrasella.Ruleset.deal_units`.
+TOTAL_UNITS = _bits.units(_bits.FULL) + LAST_TRICK_UNITS
 
 
 class Side(enum.Enum):
@@ -71,6 +75,10 @@ class Tally:
             adversary's card out of turn (table mode): the engine has then
             given him the stock, the last trick and every unit the
             adversaries had not won before the error.
+        last_trick_units: The units the last trick brings besides the stock
+            (the ruleset's :attr:`~calabrasella.Ruleset.last_trick_units`; 3 by default).
+        revoke_units: The units each revoke moves to the other side (the
+            ruleset's :attr:`~calabrasella.Ruleset.revoke_units`; 9 by default).
     """
 
     players: int
@@ -87,12 +95,14 @@ class Tally:
     declarer_revokes: int = 0
     adversary_revokes: int = 0
     abandoned: bool = False
+    last_trick_units: int = LAST_TRICK_UNITS
+    revoke_units: int = REVOKE_UNITS
 
     @property
     def penalty_units(self) -> int:
         """The units the revokes move to the declarer (negative: to the adversaries).
 
-        9 units per revoke, from the offending side to the other; the two
+        :attr:`revoke_units` per revoke, from the offending side to the other; the two
         sides' revokes are set against each other, and a side never goes
         below 0 (the house reading on the docs' rules page, table mode).
 
@@ -105,13 +115,13 @@ class Tally:
             >>> t.declarer_units, t.adversary_units, t.penalty_units
             (30, 5, 9)
         """
-        net = REVOKE_UNITS * (self.adversary_revokes - self.declarer_revokes)
+        net = self.revoke_units * (self.adversary_revokes - self.declarer_revokes)
         if net > 0:
             return min(net, self._played_units(adversaries=True))
         return -min(-net, self._played_units(adversaries=False))
 
     def _played_units(self, *, adversaries: bool) -> int:
-        last = self.stock_units + LAST_TRICK_UNITS
+        last = self.stock_units + self.last_trick_units
         if adversaries:
             return self.adversary_card_units + (0 if self.declarer_last else last)
         return self.declarer_card_units + (last if self.declarer_last else 0)
@@ -120,7 +130,7 @@ class Tally:
     def declarer_units(self) -> int:
         """The declarer's units: his cards, plus stock and last trick if he won it,
         plus or minus the revoke penalties (:attr:`penalty_units`)."""
-        extra = self.stock_units + LAST_TRICK_UNITS if self.declarer_last else 0
+        extra = self.stock_units + self.last_trick_units if self.declarer_last else 0
         units = self.declarer_card_units + extra
         if self.declarer_revokes or self.adversary_revokes:
             units += self.penalty_units
@@ -130,7 +140,7 @@ class Tally:
     def adversary_units(self) -> int:
         """The adversaries' units: their cards, plus stock and last trick if they won it,
         minus or plus the revoke penalties (:attr:`penalty_units`)."""
-        extra = 0 if self.declarer_last else self.stock_units + LAST_TRICK_UNITS
+        extra = 0 if self.declarer_last else self.stock_units + self.last_trick_units
         units = self.adversary_card_units + extra
         if self.declarer_revokes or self.adversary_revokes:
             units -= self.penalty_units
@@ -149,7 +159,8 @@ class Result:
         contract: The winning bid (``None`` for a void deal).
         modifier: Solissimo's raise, if any.
         declarer_units: The declarer's units (0 for a void deal).
-        adversary_units: The adversaries' units; the two add up to 35.
+        adversary_units: The adversaries' units; the two add up to the ruleset's
+            :attr:`~calabrasella.Ruleset.deal_units` (35).
         declarer_tricks: Tricks the declarer won.
         adversary_tricks: Tricks the adversaries won.
         winner: The side that won (``None`` for a void deal).
@@ -340,6 +351,7 @@ _new = object.__new__
     _t_players, _t_dealer, _t_declarer, _t_contract, _t_modifier, _t_declarer_card_units,
     _t_adversary_card_units, _t_stock_units, _t_declarer_last, _t_declarer_tricks,
     _t_adversary_tricks, _t_declarer_revokes, _t_adversary_revokes, _t_abandoned,
+    _t_last_trick_units, _t_revoke_units,
 ) = [Tally.__dict__[f.name].__set__ for f in attrs.fields(Tally)]  # fmt: skip
 (
     _r_void, _r_declarer, _r_contract, _r_modifier, _r_declarer_units, _r_adversary_units,
@@ -363,6 +375,8 @@ def make_tally(
     declarer_revokes: int = 0,
     adversary_revokes: int = 0,
     abandoned: bool = False,
+    last_trick_units: int = LAST_TRICK_UNITS,
+    revoke_units: int = REVOKE_UNITS,
 ) -> Tally:
     """Return ``Tally(...)`` of these fields, in field order (the engine's constructor)."""
     t = _new(Tally)
@@ -380,6 +394,8 @@ def make_tally(
     _t_declarer_revokes(t, declarer_revokes)
     _t_adversary_revokes(t, adversary_revokes)
     _t_abandoned(t, abandoned)
+    _t_last_trick_units(t, last_trick_units)
+    _t_revoke_units(t, revoke_units)
     return t
 
 

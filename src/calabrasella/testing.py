@@ -29,9 +29,10 @@ listed in :data:`INVARIANTS`):
   naming the action, and ``is_legal`` says no.
 - ``determinism``: the same seed gives the same deal, and replaying the same
   deal with the same actions gives equal states and equal legal actions.
-- ``conservation``: a finished deal that is not void gives the sides 35
-  units (11 points) in all, as a recount of the tricks from the history
-  says, and the payments add up to 0; a void deal pays nothing.
+- ``conservation``: a finished deal that is not void gives the sides the
+  ruleset's ``deal_units`` in all (35: 11 points, the cards' and the last
+  trick's units), as a recount of the tricks from the history says; the
+  payments add up to 0 (``units_payment``'s, if any); a void deal pays nothing.
 - ``views``: a seat's view does not change when the cards it cannot know are
   swapped for others of the same suit (an alternative world consistent with
   what it saw, built from the state without :mod:`calabrasella.views`).
@@ -135,10 +136,6 @@ INVARIANTS = (
     *("rollout", "encoding"),
 )
 
-#: Units dealt in every deal: 32 in the cards, 3 for the last trick.
-_TOTAL_UNITS = 35
-#: Calabresella points (units // 3) of the two sides always add up to this.
-_TOTAL_POINTS = 11
 _FULL = (1 << 40) - 1
 #: Deal ``i`` of ``check_ruleset(..., seed=s)`` is shuffled from ``s * _SEED_STRIDE + i``.
 _SEED_STRIDE = 1_000_003
@@ -362,15 +359,17 @@ class _DealCheck:
         if len(deal.hands) == 4 and state.hand(deal.dealer):
             self.fail("cards", f"the sitting-out dealer holds {state.hand(deal.dealer)}")
         if state.phase in (Phase.PLAYING, Phase.OVER) and plays:
+            assert state.contract is not None
+            hand, stock = self.rules.play_sizes(state.contract, state.modifier)
             for seat in deal.order:
                 played = sum(1 for who, a in state.history if who == seat and type(a) in _PUT)
-                if len(state.hand(seat)) + played != 12:
+                if len(state.hand(seat)) + played != hand:
                     self.fail(
                         "cards",
                         f"seat {seat} holds {len(state.hand(seat))} cards "
-                        f"and has played {played}: not 12",
+                        f"and has played {played}: not {hand}",
                     )
-            if len(state.stock) != 4:
+            if len(state.stock) != stock:
                 self.fail("cards", f"the stock holds {len(state.stock)} cards during the play")
 
     # --- (b) purity and history ----------------------------------------------
@@ -529,7 +528,7 @@ class _DealCheck:
     # --- (e) conservation ------------------------------------------------------
 
     def check_result(self, state: State) -> None:
-        """A played deal distributes 35 units (11 points); payments add up to 0."""
+        """A played deal distributes the ruleset's units (35: 11 points); payments add up to 0."""
         result = state.result
         players = self.rules.players
         if result is None:
@@ -547,8 +546,10 @@ class _DealCheck:
         declarer = state.declarer
         if declarer is None or result.declarer != declarer or result.contract != state.contract:
             self.fail("conservation", "the result names another declarer or contract")
-        if len(plays) != 36 or any(state.hands):
-            self.fail("conservation", f"the deal ended after {len(plays)} cards played, not 36")
+        rules = self.rules
+        every = 3 * rules.play_sizes(state.contract, state.modifier)[0]  # type: ignore[arg-type]
+        if len(plays) != every or any(state.hands):
+            self.fail("conservation", f"the deal ended after {len(plays)} cards played, not {every}")
         try:
             du, au, dt, at = recount_tricks(state)
         except ValueError as exc:
@@ -556,12 +557,15 @@ class _DealCheck:
         penalty = revoke_penalty(state, du, au)
         du, au = du + penalty, au - penalty
         got = (result.declarer_units, result.adversary_units)
-        if sum(got) != _TOTAL_UNITS:
-            self.fail("conservation", f"the sides' units {got} do not add up to 35")
+        whole = sum(rules.card_units(card) for card in range(40)) + rules.last_trick_units
+        if rules.deal_units != whole:
+            self.fail("conservation", f"deal_units is {rules.deal_units}, the cards' and last trick's {whole}")
+        if sum(got) != whole:
+            self.fail("conservation", f"the sides' units {got} do not add up to {whole}")
         if got != (du, au):
             self.fail("conservation", f"the sides' units are {got}; the tricks say {(du, au)}")
-        if result.declarer_points + result.adversary_points != _TOTAL_POINTS:
-            self.fail("conservation", "the sides' points do not add up to 11")
+        if (result.declarer_points, result.adversary_points) != (du // 3, au // 3):
+            self.fail("conservation", "the sides' points are not their units // 3")
         if (result.declarer_tricks, result.adversary_tricks) != (dt, at):
             self.fail("conservation", f"the tricks are {(dt, at)}, the result says otherwise")
         if result.winner is None or result.value != result.base * result.multiplier:
@@ -579,6 +583,9 @@ class _DealCheck:
                     f"seat {seat} pays {-result.payments[seat]}, not the value {result.value} "
                     f"the {result.winner.value} won",
                 )
+        paid = rules.units_payment(result.declarer_units)
+        if paid is not None and paid != sign * result.value:
+            self.fail("conservation", f"units_payment gives {paid}, each adversary pays {sign * result.value}")
 
     # --- (f) views -------------------------------------------------------------
 

@@ -37,7 +37,9 @@ __all__ = [
 
 FULL = (1 << 40) - 1
 SUIT_MASKS = tuple(0x3FF << (10 * s) for s in range(4))
-UNITS = tuple(card.units for card in cb.DECK)
+#: Each card's units in the standard count (the hand's value weighs the cards by
+#: them; the play reads the ruleset's own, :attr:`Reading.units`).
+UNITS = cb.CAVENDISH.units_by_card
 _POSITION_UNITS = UNITS[:10]
 
 
@@ -161,6 +163,8 @@ class Reading(NamedTuple):
         follow: Whether the rules make a seat follow suit.
         winning: The (seat, card index) winning the current trick so far, from the
             view (:attr:`calabrasella.View.winning_seat`); ``None`` with no card in it.
+        units: Each card's units, by card index, as the ruleset counts them
+            (:attr:`calabrasella.Ruleset.units_by_card`).
     """
 
     me: int
@@ -175,6 +179,7 @@ class Reading(NamedTuple):
     tricks_left: int
     follow: bool
     winning: tuple[int, int] | None = None
+    units: tuple[int, ...] = UNITS
 
 
 def active_order(view: cb.View) -> tuple[int, int, int]:
@@ -236,6 +241,7 @@ def read_view(view: cb.View) -> Reading:
         tricks_left=hand.bit_count(),
         follow=follow,
         winning=_winning(view),
+        units=view.rules.units_by_card,
     )
 
 

@@ -7,7 +7,7 @@ position 0 the strongest rank), so within a suit a lower index wins.
 
 The search answers one question at a time: can the declarer collect at least
 ``t`` of the units still to be won (the cards left in the hands, plus the
-last-trick bonus: 3 and the stock's units)? It is a null-window alpha-beta
+last-trick bonus: the ruleset's and the stock's units)? It is a null-window alpha-beta
 over whole tricks, fail-soft (the value returned bounds the true value on
 the side of ``t`` it falls), with:
 
@@ -82,7 +82,7 @@ class Search:
     """One solve's search: its bonus, its rules of play and its transposition table.
 
     Attributes:
-        bonus: Units for the last trick: 3 plus the stock's units.
+        bonus: Units for the last trick: the ruleset's ``last_trick_units`` plus the stock's units.
         follow: Whether a player must follow suit.
         table: Relative key of a position (the four suits' codes, sorted, and the
             leader, packed in one int) -> [lower bound, upper bound, best lead].
@@ -594,11 +594,17 @@ class NativeSearch(Search):
     freed by :meth:`release`.
     """
 
-    def __init__(self, bonus: int, follow: bool, limit: int = -1, module: ModuleType | None = None) -> None:
+    def __init__(
+        self, bonus: int, follow: bool, limit: int = -1, module: ModuleType | None = None,
+        units: tuple[int, ...] | None = None,
+    ) -> None:  # fmt: skip
         found = module if module is not None else NATIVE
         if found is None or _TABLES is None:
             raise RuntimeError("the compiled search is not available")
         suits, units_of, classes = _TABLES
+        if units is not None and units != units_of:  # the ruleset's (40; at most 4 values)
+            values = sorted(set(units))
+            units_of, classes = units, tuple(values.index(u) for u in units)
         self._core: Any = found.Core(
             bonus, follow, suits, units_of, classes, perf_counter, NodeLimit, TABLE_BITS
         )

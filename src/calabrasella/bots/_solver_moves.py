@@ -39,7 +39,10 @@ POS_UNITS: tuple[int, ...] = UNITS[:10]
 _SUIT_UNITS = tuple(sum(POS_UNITS[p] for p in range(10) if m >> p & 1) for m in range(1024))
 #: Position of the strongest card of a 10-bit suit mask (10 if empty).
 TOP = tuple((m & -m).bit_length() - 1 if m else 10 for m in range(1024))
-_UNIT_CLASS = {0: 0, 1: 1, 3: 2}
+#: Each units value's class (0 the fewest units): the relative key holds it in 2 bits.
+_UNIT_CLASS = {u: k for k, u in enumerate(sorted(set(POS_UNITS)))}
+if len(_UNIT_CLASS) > 3:  # cheapest() counts three classes
+    raise ImportError("calabrasella.bots.solver: more than three values of card units")  # pragma: no cover
 _FULL = (1 << 40) - 1
 
 
@@ -49,17 +52,21 @@ def units(mask: int) -> int:
     return t[mask & 1023] + t[mask >> 10 & 1023] + t[mask >> 20 & 1023] + t[mask >> 30 & 1023]
 
 
-_ZERO = sum(1 << (10 * s + p) for s in range(4) for p in range(10) if POS_UNITS[p] == 0)
-_ONE = sum(1 << (10 * s + p) for s in range(4) for p in range(10) if POS_UNITS[p] == 1)
+# The units of the three classes, the fewest first (a class may be empty), and the
+# cards of the two cheaper classes.
+_VALUES = sorted(_UNIT_CLASS)
+_LOW, _MID, _HIGH = (_VALUES + _VALUES[-1:] * 2)[:3]
+_ZERO = sum(1 << (10 * s + p) for s in range(4) for p in range(10) if POS_UNITS[p] == _LOW)
+_ONE = sum(1 << (10 * s + p) for s in range(4) for p in range(10) if POS_UNITS[p] == _MID) & ~_ZERO
 
 
 def cheapest(hand: int, count: int) -> int:
     """Return the fewest units ``count`` cards of a 40-bit hand mask can hold."""
     zero = (hand & _ZERO).bit_count()
     if count <= zero:
-        return 0
+        return count * _LOW
     one = (hand & _ONE).bit_count()
-    return min(count - zero, one) + 3 * max(0, count - zero - one)
+    return zero * _LOW + min(count - zero, one) * _MID + _HIGH * max(0, count - zero - one)
 
 
 # --- caches (module-wide: they depend on nothing but their keys) -------------------

@@ -195,9 +195,10 @@ class HeuristicBot:
     def _give_back(self, view: cb.View, actions: tuple[cb.Action, ...]) -> cb.Action:
         """Give back the card the hand misses least and the giver gains least from."""
         hand = view.hand.mask
+        units = view.rules.units_by_card
         return self._best(
             [
-                (-card_loss(hand, a.card.index) - UNITS[a.card.index], a)
+                (-card_loss(hand, a.card.index) - units[a.card.index], a)
                 for a in actions
                 if isinstance(a, cb.GiveBack)
             ]
@@ -273,9 +274,9 @@ class HeuristicBot:
         open_suits = [s for s in suits if not _has_tenace(r, s)] or suits
         for suit in open_suits:  # lead low from the longest suit without a tenace
             low = _lowest_of(choices, suit)
-            if UNITS[low] == 0:  # but never a counting card into a higher one
+            if r.units[low] == 0:  # but never a counting card into a higher one
                 return low
-        return min(choices, key=lambda c: (UNITS[c], -c))
+        return min(choices, key=lambda c: (r.units[c], -c))
 
     def _adversary_lead(self, r: Reading, cards: list[int]) -> int:
         """Lead where the single player is void, else long through him, short up to him."""
@@ -283,7 +284,7 @@ class HeuristicBot:
         if r.follow:
             safe = [c for c in cards if void_in >> (c // 10) & 1]
             if safe:  # the trick is ours whatever he throws: put points in it
-                return max(safe, key=lambda c: (UNITS[c], -c))
+                return max(safe, key=lambda c: (r.units[c], -c))
         through = r.after and r.after[0] == r.declarer  # he plays right after this seat
         suits = _suits_by_length(r.hand, cards)
         if not through:
@@ -293,9 +294,10 @@ class HeuristicBot:
         for suit in suits:
             in_suit = [c for c in cards if c // 10 == suit]
             low = _lowest_of(cards, suit)
-            if any(UNITS[c] < 3 for c in in_suit) and not (UNITS[low] == 3 and len(in_suit) == 1):
+            top = max(r.units)  # an ace's: not an ace led alone, nor all aces
+            if any(r.units[c] < top for c in in_suit) and not (r.units[low] == top and len(in_suit) == 1):
                 return low
-        return min(cards, key=lambda c: (UNITS[c], -c))
+        return min(cards, key=lambda c: (r.units[c], -c))
 
     def _follow(self, r: Reading, cards: list[int]) -> int:
         """Second or third to a trick."""
@@ -308,7 +310,7 @@ class HeuristicBot:
             return _smear(r, cards)
         beaters = [c for c in cards if c // 10 == led and c < win_card]
         sure = [c for c in beaters if _holds(r, c, opponents_after)]
-        in_trick = sum(UNITS[c] for _, c in r.trick)
+        in_trick = sum(r.units[c] for _, c in r.trick)
         if partner_wins:  # he may be overtaken: secure a trick worth it, else stay low
             if sure and in_trick >= 1:
                 return max(sure)
@@ -316,7 +318,7 @@ class HeuristicBot:
         if sure:
             cheapest = max(sure)
             return cheapest
-        if beaters and in_trick >= 3:  # contest a trick with an ace in it
+        if beaters and in_trick >= max(r.units):  # contest a trick with an ace in it
             return max(beaters)
         return _lowest(r, cards)
 
@@ -374,7 +376,7 @@ def _has_tenace(r: Reading, suit: int) -> bool:
     held = [c for c in bits(r.hand) if c // 10 == suit]
     for high, low in itertools.pairwise(held):
         between = above(low) & ~above(high) & ~(1 << high)
-        if between and between & ~r.unseen == 0 and UNITS[low] + UNITS[high] >= 2:
+        if between and between & ~r.unseen == 0 and r.units[low] + r.units[high] >= 2:
             return True
     return False
 
@@ -394,9 +396,9 @@ def _holds(r: Reading, index: int, seats: Sequence[int]) -> bool:
 
 def _lowest(r: Reading, cards: list[int]) -> int:
     """The card that costs least to lose: few units, little worth kept in hand."""
-    return min(cards, key=lambda c: (UNITS[c] + card_loss(r.hand, c), -c))
+    return min(cards, key=lambda c: (r.units[c] + card_loss(r.hand, c), -c))
 
 
 def _smear(r: Reading, cards: list[int]) -> int:
     """On a trick the partner surely wins, throw counting cards, aces first."""
-    return max(cards, key=lambda c: (UNITS[c] - 0.5 * card_loss(r.hand, c), -c))
+    return max(cards, key=lambda c: (r.units[c] - 0.5 * card_loss(r.hand, c), -c))

@@ -86,7 +86,7 @@ from ._hand import discard_loss
 from .base import Bot, BotError, _choices, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import COMPILED, SearchLimitError, _action_values, _action_wins, _value
+from .solver import COMPILED, SearchLimitError, _action_values, _action_wins, _value, solves
 
 __all__ = [
     "CLASSIC_SEARCH_FROM",
@@ -116,7 +116,7 @@ CLASSIC_SEARCH_FROM = 7
 #: the compiled one does from the first trick.
 SEARCH_FROM = 12 if COMPILED else CLASSIC_SEARCH_FROM
 #: Under a ruleset with a stake, what a world's win (or loss) counts beside
-#: the declarer's units (0..35), which only choose among equal outcomes.
+#: the declarer's units (0 to the deal's units), which only choose among equal outcomes.
 WIN_WEIGHT = 100
 #: The exchange search's candidate discards: sets of this many of the cards the
 #: heuristic's measure would miss least (C(6, 4) = 15 sets when four are laid down) ...
@@ -136,14 +136,18 @@ _EXCHANGE_MIN_NODES = 1000
 def utility(rules: cb.Ruleset, units: int) -> int:
     """Return what ``units`` for the declarer are worth to him, to average over worlds.
 
-    Under Cavendish (or a subclass) it is what each adversary pays him: the
-    difference of the sides' units, doubled when one side has all 35.
-    Under any other ruleset, winning is what the deal pays for: plus or
-    minus :data:`WIN_WEIGHT` as he reaches 18 units or not, plus his units.
+    What the ruleset says each adversary pays him for them
+    (:meth:`~calabrasella.Ruleset.units_payment`: under Cavendish the
+    difference of the sides' units, doubled when one side has them all).
+    Under a ruleset whose payment hangs on more than the units (a stake),
+    winning is what the deal pays for: plus or minus :data:`WIN_WEIGHT` as
+    he reaches the ruleset's :attr:`~calabrasella.Ruleset.winning_units` or
+    not, plus his units.
 
     Args:
         rules: The deal's ruleset.
-        units: The declarer's units at the end of the deal, 0..35.
+        units: The declarer's units at the end of the deal, 0 to the
+            ruleset's :attr:`~calabrasella.Ruleset.deal_units`.
 
     Example:
         >>> import calabrasella as cb
@@ -152,10 +156,9 @@ def utility(rules: cb.Ruleset, units: int) -> int:
         >>> utility(cb.CALABRESELLA, 17), utility(cb.CALABRESELLA, 18)
         (-83, 118)
     """
-    if isinstance(rules, cb.Cavendish):
-        whole = rules.deal_units
-        difference = 2 * units - whole
-        return 2 * difference if units in (0, whole) else difference
+    paid = rules.units_payment(units)
+    if paid is not None:
+        return paid
     return (WIN_WEIGHT if units >= rules.winning_units else -WIN_WEIGHT) + units
 
 
@@ -316,6 +319,12 @@ class SamplingBot:
         if view.phase is cb.Phase.DISCARDING and self.exchange_nodes is not None:
             return self._discard(view, actions)
         if view.phase is not cb.Phase.PLAYING or len(view.hand) > self.search_from:
+            return self._fallback(view, actions)
+        if not solves(view.rules):  # cards counted otherwise than the search counts them
+            if not self.warned:
+                self.warned = True
+                warnings.warn("SamplingBot plays its fallback bot's choice: the search does "
+                              "not count the cards as these rules do", stacklevel=2)  # fmt: skip
             return self._fallback(view, actions)
         return self._search(view, actions)
 

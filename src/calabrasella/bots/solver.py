@@ -48,7 +48,9 @@ from calabrasella.errors import SolveError
 from . import _solver_core as core
 from . import _solver_moves as moves
 
-__all__ = ["COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve"]
+__all__ = [
+    "COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve", "solves",
+]  # fmt: skip
 
 #: Whether the search is the compiled one (an extension module a wheel built
 #: with a C compiler holds) rather than pure Python. Both give the same values
@@ -57,7 +59,6 @@ __all__ = ["COMPILED", "SearchLimitError", "Solution", "SolveError", "action_val
 COMPILED: bool = core.NATIVE is not None
 
 _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
-_UNITS = moves.UNITS
 _T = TypeVar("_T")
 
 
@@ -67,7 +68,8 @@ class Solution:
 
     Attributes:
         declarer_units: The card units the declarer ends the deal with
-            (``Result.declarer_units``, 0..35) when all three play perfectly.
+            (``Result.declarer_units``, 0 to the ruleset's ``deal_units``) when all
+            three play perfectly.
         best_actions: Legal actions of the seat to move that achieve it, in
             :func:`calabrasella.legal_actions` order: one by default, every one
             with ``solve(state, all_best=True)``.
@@ -94,6 +96,7 @@ class _Root:
     won: int  # the declarer's card units so far
     net_revokes: int  # adversaries' revokes minus the declarer's (table mode)
     search: core.Search
+    units: tuple[int, ...]  # each card's units (the ruleset's)
     total: int  # the units of a deal (the ruleset's deal_units)
     revoke_units: int  # the units a revoke moves to the other side (the ruleset's)
 
@@ -163,23 +166,42 @@ def _root(state: object, function: str) -> _Root:
             if isinstance(action, cb.Revoke):
                 revokes[seat != declarer] += 1
     rules = state.rules
-    bonus = rules.last_trick_units + moves.units(state.stock_mask)  # the last trick takes the stock
+    units = rules.units_by_card
+    if not solves(rules):
+        raise SolveError(
+            f"{function}() counts the cards as the standard game does (ace 3; 3, 2, K, Q, J 1; "
+            f"others 0); {type(rules).__qualname__}.card_units counts otherwise"
+        )
+    bonus = rules.last_trick_units + rules.units_in(state.stock_mask)  # the last trick takes the stock
     return _Root(
         hands=(masks[seats[0]], masks[seats[1]], masks[seats[2]]),
         trick=state.trick_cards,
         leader=seats.index(state.leader),
         won=state.card_units_won[declarer],
         net_revokes=revokes[1] - revokes[0],
-        search=_new_search(bonus, bool(rules.follow_suit)),
+        search=_new_search(bonus, bool(rules.follow_suit), units),
+        units=units,
         total=rules.deal_units,
         revoke_units=rules.revoke_units,
     )
 
 
-def _new_search(bonus: int, follow: bool) -> core.Search:
-    """A search for one solve: the compiled one if it is in use (:data:`COMPILED`)."""
+def solves(rules: cb.Ruleset) -> bool:
+    """Whether the search solves deals of ``rules``: it counts the cards as the standard game
+    does (ace 3; 3, 2, K, Q, J 1; others 0), and takes any last trick's units.
+
+    Example:
+        >>> solves(cb.CAVENDISH), solves(cb.CALABRESELLA)
+        (True, True)
+    """
+    return rules.units_by_card == moves.UNITS
+
+
+def _new_search(bonus: int, follow: bool, units: tuple[int, ...] | None = None) -> core.Search:
+    """A search for one solve: the compiled one if it is in use (:data:`COMPILED`), given
+    each card's units (the ruleset's; the pure one's tables count them so: see :func:`_root`)."""
     if _native:
-        return core.NativeSearch(bonus, follow)
+        return core.NativeSearch(bonus, follow, units=units)
     return core.Search(bonus, follow)
 
 
@@ -214,7 +236,8 @@ def _classes(
 
 
 def _future_range(root: _Root, future: int) -> tuple[int, int]:
-    """The futures that give the same final units as ``future`` (penalties clamp at 0 and 35)."""
+    """The futures that give the same final units as ``future`` (penalties clamp at 0 and
+    the deal's units)."""
     final = _final(root, future)
     lo = future
     while lo > 0 and _final(root, lo - 1) == final:
@@ -435,6 +458,7 @@ def _line(root: _Root, future: int) -> tuple[cb.Play, ...]:
     """One perfect line from the root to the end of the deal."""
     hands, trick, leader = root.hands, root.trick, root.leader
     search = root.search
+    units = root.units
     out: list[cb.Play] = []
     while hands[0] | hands[1] | hands[2]:
         mover = (leader + len(trick)) % 3
@@ -447,7 +471,7 @@ def _line(root: _Root, future: int) -> tuple[cb.Play, ...]:
             won = min(c for c in trick if suit_low <= c < suit_low + 10)
             winner = (leader + trick.index(won)) % 3
             if winner == 0:
-                future -= _UNITS[trick[0]] + _UNITS[trick[1]] + _UNITS[trick[2]]
+                future -= units[trick[0]] + units[trick[1]] + units[trick[2]]
                 if not (hands[0] | hands[1] | hands[2]):
                     future -= search.bonus
             trick, leader = (), winner

@@ -30,11 +30,13 @@ from typing import Any, ClassVar
 
 import attrs
 
+from .._bits import DEALT
 from .._tricks import legal_plays, winning_play
 from ..actions import Contract, Modifier
 from ..cards import DECK, Card, CardSet
 from ..errors import RulesetError, RulesetOptionError
-from ..scoring import LAST_TRICK_UNITS, REVOKE_UNITS, TOTAL_UNITS, WINNING_UNITS, Result, Tally
+from ..scoring import LAST_TRICK_UNITS, REVOKE_UNITS, Result, Tally
+from ._numbers import Numbers, numbers_of
 from .steps import Step
 
 __all__ = ["Calls", "Ruleset", "Terms", "choice", "flag"]
@@ -127,7 +129,9 @@ class _RulesetMeta(abc.ABCMeta):
     frozen, so once is enough; a copy or a pickle carries it along), and
     returns the ruleset already built with the same class and options if
     there is one still in use (:func:`_interned`): ``cb.Cavendish() is
-    cb.CAVENDISH``.
+    cb.CAVENDISH``. A new one gets its numbers (``_numbers``: each card's
+    units, the last trick's, the deal's, the revoke's; see
+    :mod:`calabrasella.rulesets._numbers`), asked of its hooks once.
     """
 
     def __call__(cls, *args: Any, **kwargs: Any) -> Any:
@@ -166,7 +170,10 @@ class _RulesetMeta(abc.ABCMeta):
                 else PLAY_FREE
             )
             object.__setattr__(rules, "_play", play)
-            return _interned(rules)
+            known = _interned(rules)
+            if known._numbers is None:  # a new one: its numbers, asked once
+                object.__setattr__(known, "_numbers", numbers_of(known))
+            return known
         return rules
 
 
@@ -258,6 +265,10 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     #: ``PLAY_TABLE``), set from ``follow_suit`` and ``irregularities`` when the
     #: ruleset is built: one slot the play's hot path reads. Not an option.
     _play: int = attrs.field(default=PLAY_FOLLOW, init=False, eq=False, repr=False, hash=False)
+    #: The ruleset's numbers, asked of its hooks when it is built (see
+    #: :mod:`calabrasella.rulesets._numbers`): what the engine, the scoring, the
+    #: codecs, the searches and the pictures read. Not an option.
+    _numbers: Numbers = attrs.field(default=None, init=False, eq=False, repr=False, hash=False)
 
     @classmethod
     def _legacy_options(cls, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -284,22 +295,31 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     def deal_units(self) -> int:
         """The units every deal distributes: the cards' and the last trick's (35).
 
+        Worked out from :meth:`card_units` and :attr:`last_trick_units`: a
+        variant overrides those, not this.
+
         Example:
             >>> from calabrasella import CAVENDISH
             >>> CAVENDISH.deal_units, CAVENDISH.last_trick_units, CAVENDISH.winning_units
             (35, 3, 18)
         """
-        return TOTAL_UNITS
+        return self._numbers.deal
 
     @property
     def last_trick_units(self) -> int:
-        """The units for winning the last trick (3), besides the stock's cards."""
+        """The units for winning the last trick (3), besides the stock's cards.
+
+        A variant may override it (a property, or a plain class attribute):
+        the engine, the scoring, the searches, the bots, the codecs and the
+        pictures follow, and :attr:`deal_units` with them.
+        """
         return LAST_TRICK_UNITS
 
     @property
     def winning_units(self) -> int:
-        """The fewest units with which the declarer wins the deal (18 of 35)."""
-        return WINNING_UNITS
+        """The fewest units with which the declarer wins the deal: more than half of
+        :attr:`deal_units` (18 of 35)."""
+        return self.deal_units // 2 + 1
 
     @property
     def revoke_units(self) -> int:
@@ -313,12 +333,53 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
     def card_units(self, card: Card | int) -> int:
         """Return the units a card counts in a trick (ace 3; 3, 2, K, Q, J 1; others 0).
 
+        A variant may override it; the engine asks it once for each card,
+        when the ruleset is built (see :attr:`units_by_card`).
+
         Example:
             >>> from calabrasella import CALABRESELLA, Card
             >>> CALABRESELLA.card_units(Card.parse("Ad")), CALABRESELLA.card_units(Card.parse("7d"))
             (3, 0)
         """
         return DECK[card if type(card) is int else card.index].units  # type: ignore[union-attr]
+
+    @property
+    def units_by_card(self) -> tuple[int, ...]:
+        """Each card's units (:meth:`card_units`), by card index: asked once, when built.
+
+        Example:
+            >>> from calabrasella import CAVENDISH, Card
+            >>> CAVENDISH.units_by_card[Card.parse("As").index], sum(CAVENDISH.units_by_card)
+            (3, 32)
+        """
+        return self._numbers.units
+
+    def units_in(self, cards: CardSet | int) -> int:
+        """Return the units of ``cards`` (a :class:`CardSet` or a 40-bit card mask).
+
+        Example:
+            >>> from calabrasella import CAVENDISH, CardSet
+            >>> CAVENDISH.units_in(CardSet.parse("Ad 3d 7d"))
+            4
+        """
+        return self._numbers.of(cards if type(cards) is int else cards.mask)  # type: ignore[union-attr]
+
+    def units_payment(self, units: int) -> int | None:
+        """Return what each adversary pays the declarer (negative: receives from him)
+        when the deal ends with ``units`` for the declarer, if the units alone say it.
+
+        ``None`` (the default) when the payment hangs on more than the units
+        (a stake game's contract, tricks and bonuses). The bots average it
+        over sampled worlds (:func:`calabrasella.bots.sampling_bot.utility`);
+        a ruleset whose :meth:`score` pays by the units alone overrides it,
+        and its ``score`` uses it, so the two cannot differ.
+
+        Example:
+            >>> from calabrasella import CALABRESELLA
+            >>> CALABRESELLA.units_payment(20) is None
+            True
+        """
+        return None
 
     def legal_plays(self, hand: CardSet, trick: Sequence[Card]) -> CardSet:
         """Return the cards of ``hand`` that may be played to ``trick`` (the cards so far,
@@ -410,9 +471,10 @@ class Ruleset(abc.ABC, metaclass=_RulesetMeta):
         """Return the cards each active seat holds and the stock holds when the play begins.
 
         The engine checks them at the end of the exchange (a ruleset whose
-        steps leave other counts is broken). By default twelve and four.
+        steps leave other counts is broken). By default as dealt: twelve and
+        four.
         """
-        return 12, 4
+        return DEALT
 
     @abc.abstractmethod
     def first_leader(

@@ -112,10 +112,26 @@ class Cavendish(Ruleset):
             return order[0]
         return order[(order.index(declarer) + 1) % 3]
 
+    def units_payment(self, units: int) -> int:
+        """What each adversary pays the single player when he ends with ``units``: the
+        difference of the sides' units, doubled when one side has them all.
+
+        Example:
+            >>> CAVENDISH.units_payment(23), CAVENDISH.units_payment(16), CAVENDISH.units_payment(35)
+            (11, -3, 70)
+        """
+        whole = self.deal_units
+        difference = abs(2 * units - whole)  # his units less the adversaries'
+        if units < self.winning_units:
+            difference = -difference
+        return 2 * difference if units in (0, whole) else difference
+
     def score(self, tally: Tally) -> Result:
-        """The difference of the sides' units, 70 if one side has all 35."""
+        """The difference of the sides' units, 70 if one side has all 35 (:meth:`units_payment`)."""
         du, au = tally.declarer_units, tally.adversary_units
+        whole = self.deal_units
         won = du >= self.winning_units
+        paid = self.units_payment(du)
         bonus = None
         multiplier = 1
         notes = [f"single player {du}, adversaries {au}"]
@@ -127,16 +143,16 @@ class Cavendish(Ruleset):
         if tally.declarer_revokes or tally.adversary_revokes:
             notes.append(
                 f"revokes: single player {tally.declarer_revokes}, adversaries "
-                f"{tally.adversary_revokes}; 9 units each move to the other side "
+                f"{tally.adversary_revokes}; {tally.revoke_units} units each move to the other side "
                 f"(net {tally.penalty_units:+d} to the single player, no side below 0)"
             )
-        if du == self.deal_units or au == self.deal_units:
+        if du == whole or au == whole:
             bonus, multiplier = Bonus.ALL_POINTS, 2
-            notes.append("one side took all 35: the value is doubled")
+            notes.append(f"one side took all {whole}: the value is doubled")
         return result_of(
             tally,
             declarer_won=won,
-            base=abs(du - au),
+            base=abs(paid) // multiplier,
             multiplier=multiplier,
             bonus=bonus,
             notes=tuple(notes),

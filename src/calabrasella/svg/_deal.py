@@ -20,6 +20,7 @@ from ._text import fit, text_width
 __all__ = [
     "RECORD_NARROW_W",
     "RECORD_W",
+    "bonus_words",
     "draw_match",
     "draw_record",
     "draw_result",
@@ -141,8 +142,19 @@ def _tricks(cv: Canvas, state: State, suits: str, x0: float, y: float) -> None:
         y += _ROW
 
 
-#: A bonus as a reader says it.
-BONUS_WORDS = {"all_points": "all 35 units", "cappotto": "cappotto", "stramazzo": "stramazzo"}
+#: A bonus as a reader says it (``all_points``: see :func:`bonus_words`).
+BONUS_WORDS = {"all_points": "all the units", "cappotto": "cappotto", "stramazzo": "stramazzo"}
+
+
+def bonus_words(result: Result) -> str:
+    """Return the bonus of ``result`` as a reader says it (``""``: none): "all 35 units"
+    counts the deal's own units, whatever its ruleset gives the cards and the last trick."""
+    bonus = result.bonus
+    if bonus is None:
+        return ""
+    if bonus.value == "all_points":
+        return f"all {result.declarer_units + result.adversary_units} units"
+    return BONUS_WORDS.get(bonus.value, bonus.value)
 
 
 def _result_lines(
@@ -181,7 +193,7 @@ def result_height(result: Result, rules: Optional[Ruleset], width: float) -> flo
 def _value_lines(result: Result, rules: Optional[Ruleset], width: float) -> list[str]:
     """The contract, the value and the payments, in lines that fit ``width``."""
     base = f"{rules.terms.base} " if rules is not None else ""
-    bonus = f" ({BONUS_WORDS.get(result.bonus.value, result.bonus.value)})" if result.bonus else ""
+    bonus = f" ({bonus_words(result)})" if result.bonus else ""
     contract = " ".join(c.value for c in (result.contract, result.modifier) if c is not None)
     pays = ", ".join(
         f"seat {k} {p:+d}" if p else f"seat {k} 0" for k, p in enumerate(result.payments)
@@ -194,7 +206,8 @@ def _value_lines(result: Result, rules: Optional[Ruleset], width: float) -> list
 def draw_result(
     cv: Canvas, result: Result, rules: Optional[Ruleset], x: float, y: float, width: float
 ) -> None:
-    """Draw a result: a bar of the 35 units with a key, the winner, the value and the payments.
+    """Draw a result: a bar of the deal's units (35) with a key, the winner, the value and
+    the payments.
 
     The base of the value is named by ``rules`` (Cavendish: the difference,
     Calabresella: the stake), and left unnamed without them.

@@ -16,7 +16,7 @@ from ..phases import Phase
 from ..scoring import plural
 from ._cards import CARD_H, CARD_W, draw_back, draw_card
 from ._chart import wrap
-from ._deal import BONUS_WORDS
+from ._deal import bonus_words
 from ._doc import Canvas, num
 from ._scene import Scene, Trick, direction_of
 from ._text import fit
@@ -151,7 +151,7 @@ def header_lines(sc: Scene) -> tuple[str, str, Optional[str]]:
     result = None
     if r is not None and not r.void and r.winner is not None:
         side = f"{terms.declarer} wins" if r.declarer_won else "adversaries win"
-        bonus = f" ({BONUS_WORDS.get(r.bonus.value, r.bonus.value)})" if r.bonus is not None else ""
+        bonus = f" ({bonus_words(r)})" if r.bonus is not None else ""
         result = (
             f"result: {r.declarer_units}-{r.adversary_units} units, {side}; "
             f"value {r.value} = {terms.base} {r.base} x {r.multiplier}{bonus}"
