@@ -14,7 +14,7 @@ from typing import Any, cast
 
 import attrs
 
-from . import _pickle
+from . import _pickle, places
 from ._action_json import action_data, custom_action
 from ._action_kinds import registered_class
 from .actions import (
@@ -95,6 +95,33 @@ def state_contents(state: State) -> tuple[object, ...]:
 def same_contents(before: tuple[object, ...], after: tuple[object, ...]) -> bool:
     """Tell whether two :func:`state_contents` snapshots hold the very same objects."""
     return len(before) == len(after) and all(a is b for a, b in zip(before, after))
+
+
+def ledger_problem(state: State) -> str | None:
+    """Say what is wrong when replaying the state's moves (:func:`calabrasella.places.records`)
+    from the dealt cards does not give every place's cards; ``None`` when it does."""
+    where = [0] * places.CODE_COUNT
+    for seat, hand in enumerate(state.deal.hands):
+        where[seat] = hand.mask
+    where[places.STOCK_CODE] = state.deal.stock.mask
+    for record in places.records(state):
+        cards, src, dst = record[3], record[4], record[5]
+        if src == dst:
+            continue
+        if cards <= 0 or where[src] & cards != cards:
+            return f"the move {places.move_of(record, None, state.players)} moves cards not in its source"
+        where[src] &= ~cards
+        where[dst] |= cards
+    if tuple(where[: state.players]) != state.hand_masks:
+        return "replaying the moves gives other hands than the state's"
+    laid = 0
+    for seat in range(4):
+        laid |= where[places.LAID_ASIDE_CODE + seat]
+    if where[places.STOCK_CODE] | laid != state.stock_mask:
+        return "replaying the moves gives another stock than the state's"
+    if where[places.TRICK_CODE] != sum(1 << c for c in state.trick_cards):
+        return "replaying the moves gives another trick than the state's"
+    return None
 
 
 def played_cards(state: State) -> list[tuple[int, Card]]:

@@ -260,7 +260,7 @@ class ConformanceError(CalabrasellaError, AssertionError):
     invariant, and lists the actions of the deal so far.
 
     Attributes:
-        invariant: The broken invariant: ``"cards"``, ``"purity"``,
+        invariant: The broken invariant: ``"cards"``, ``"ledger"``, ``"purity"``,
             ``"history"``, ``"legality"``, ``"determinism"``,
             ``"conservation"``, ``"views"`` or ``"encoding"``.
 

@@ -18,6 +18,9 @@ listed in :data:`INVARIANTS`):
 - ``cards``: the 40 cards are accounted for exactly once: every hand, the
   stock, and the cards played (completed tricks and the current trick,
   derived from the ``Play`` entries of the history).
+- ``ledger``: replaying every move of the deal (:func:`calabrasella.places.records`,
+  the exchange's and the play's) from the dealt cards gives every hand, the
+  stock with the laid-aside cards, and the trick.
 - ``purity``: applying an action, legal or not, never changes the state it
   was applied to (its hash, and a :func:`state_contents` snapshot of its
   fields compared by identity: a state is a slotted value whose fields are
@@ -63,6 +66,7 @@ from ._invariants import (
     cards_seat_may_know,
     encoding_problem,
     history_diff,
+    ledger_problem,
     new_encoding_problem,
     played_cards,
     recount_tricks,
@@ -132,7 +136,7 @@ __all__ = [
 
 #: The invariants :func:`check_ruleset` checks, as a :class:`ConformanceError` names them.
 INVARIANTS = (
-    *("cards", "purity", "history", "legality", "determinism", "conservation", "views"),
+    *("cards", "ledger", "purity", "history", "legality", "determinism", "conservation", "views"),
     *("rollout", "encoding"),
 )
 
@@ -348,6 +352,9 @@ class _DealCheck:
             self.fail("cards", f"a card is played twice: {[str(c) for c in plays]}")
         if seen != _FULL:
             self.fail("cards", f"{CardSet(_FULL & ~seen)} are nowhere")
+        problem = ledger_problem(state)
+        if problem:
+            self.fail("ledger", problem)
         current = tuple(plays[len(plays) - len(plays) % 3 :])
         if state.trick != current:
             self.fail(

@@ -65,6 +65,21 @@ class DiscardKeepingTheCard(DiscardStep):
 
 
 @attrs.frozen
+class DiscardByHand(DiscardStep):
+    """Lays the card into the stock by hand, not with Work.move: the ledger misses it."""
+
+    def apply(self, work: Work, action: cb.Action) -> bool:
+        if not isinstance(action, cb.Discard) or not work.hands[work.declarer] >> action.card.index & 1:
+            return super().apply(work, action)  # (which refuses a card not held)
+        bit = 1 << action.card.index
+        work.hands[work.declarer] &= ~bit
+        work.stock |= bit
+        work.moved += 1
+        work.record(work.declarer, action)
+        return work.moved >= self.max_count
+
+
+@attrs.frozen
 class DiscardNotRecorded(DiscardStep):
     """Discards the card but leaves it out of the history."""
 
@@ -399,6 +414,12 @@ CASES = (
         "cards",
         ruleset(cavendish_with(DiscardKeepingTheCard)),
         r".+ are in two places at once",
+    ),
+    Case(
+        "a discard moved by hand, not with Work.move",
+        "ledger",
+        ruleset(cavendish_with(DiscardByHand)),
+        r"replaying the moves gives other hands than the state's",
     ),
     Case(
         "a ruleset rebinding its own field",
