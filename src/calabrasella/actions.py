@@ -38,27 +38,45 @@ A variant's own exchange step may bring actions of its own:
 | Action | Meaning |
 | --- | --- |
 | `CustomAction` | the base of a variant's own kind of action, registered with `register_action` |
+
+Each built-in kind declares itself once, and its text, JSON, pickle code,
+action id, face-down kind, words and phase follow from that declaration; a
+new kind of the same standing is declared the same way, with
+`declare_action`:
+
+| Action | Meaning |
+| --- | --- |
+| `ActionKind` | the declaration a built-in kind holds as its class attribute `declared` |
+| `ActionField` | how one field of a declared kind is written, read and numbered |
 """
 
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterable
-from typing import Union
+from typing import ClassVar, TypeVar, Union
 
 import attrs
 
 from ._action_kinds import (
+    ActionField,
+    ActionKind,
     CustomAction,
+    Declared,
     JsonValue,
     action_kinds,
+    declaration,
+    declare_action,
+    declared,
+    declared_action,
     register_action,
     registered_action,
     registered_class,
     unregister_action,
+    watch_kinds,
+    withdraw_action,
 )
-from .cards import DECK, Card, CardSet
+from .cards import DECK, Card, CardSet, _cardset
 from .errors import NotationError, RulesetError
 
 __all__ = [
@@ -76,6 +94,8 @@ __all__ = [
     "TAKES",
     "Abandon",
     "Action",
+    "ActionField",
+    "ActionKind",
     "Bid",
     "Call",
     "Contract",
@@ -94,11 +114,17 @@ __all__ = [
     "Take",
     "TurnStock",
     "action_kinds",
+    "declare_action",
+    "declared_action",
     "parse_action",
     "register_action",
     "registered_action",
     "unregister_action",
+    "withdraw_action",
 ]
+
+
+_S = TypeVar("_S")
 
 
 class Contract(enum.Enum):
@@ -180,22 +206,64 @@ def _to_modifier(value: Modifier | str) -> Modifier:
         raise NotationError(f"not a raise: {value!r} (dividete or scegliete)") from None
 
 
+def _seat_of(text: str) -> int:
+    return int(text) if len(text) < 3 else -1
+
+
+def _cards_text(cards: CardSet) -> str:
+    return str(cards) if cards else "nothing"
+
+
+def _read_cards(text: str) -> CardSet:
+    return CardSet() if text.lower() == "nothing" else CardSet.parse(text)
+
+
+# How the fields of the built-in kinds are written, read and numbered.
+_CARD = ActionField(
+    form="<card>", example="Ad", needs="a card", pattern=".+", read=Card.parse,
+    values=DECK, number=lambda card: card.index,
+)  # fmt: skip
+_CARDS = ActionField(
+    form="<cards>", example="7c 6c", needs="its cards", pattern=".+", read=_read_cards,
+    write=_cards_text, pack=lambda cards: cards.mask, unpack=_cardset,
+)  # fmt: skip
+_SEAT = ActionField(
+    form="<n>", example="2", needs="a seat", pattern=r"\d+", read=_seat_of,
+    values=(0, 1, 2, 3), keyword=True,
+)  # fmt: skip
+_CONTRACT = ActionField(
+    form="<contract>", example="solo", needs="a contract", pattern=r"\S+", read=str,
+    values=tuple(Contract), keyword=True,
+)  # fmt: skip
+_MODIFIER = ActionField(
+    form="<dividete|scegliete>", example="dividete", needs="a raise", pattern=r"\S+", read=str,
+    values=tuple(Modifier), keyword=True,
+)  # fmt: skip
+
+
+# Each built-in kind declares itself once (``declared``): its text, its words,
+# its pickle codes and action ids and its phase; every format follows from it.
+
+
+@declare_action
 @attrs.frozen
 class Pass:
     """Pass in the auction, or decline to raise after a solissimo."""
 
-    def __str__(self) -> str:
-        return "pass"
+    declared: ClassVar[ActionKind] = ActionKind(
+        "pass", "pass", "pass", code=0, action_id=0, phase="BIDDING"
+    )
 
 
+@declare_action
 @attrs.frozen
 class Done:
     """End a discard or a take whose number of cards is free."""
 
-    def __str__(self) -> str:
-        return "done"
+    declared: ClassVar[ActionKind] = ActionKind("done", "done", "stop", code=1, action_id=1)
 
 
+@declare_action
 @attrs.frozen
 class Bid:
     """Bid a contract (``Contract.STAND`` is Cavendish's "I play").
@@ -205,62 +273,72 @@ class Bid:
         Bid(contract=<Contract.SOLO: 'solo'>)
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "bid", "bid {contract}", "bid", (_CONTRACT,), code=2, action_id=2, alone=True,
+        phase="BIDDING",
+    )  # fmt: skip
     contract: Contract = attrs.field(converter=_to_contract)
 
-    def __str__(self) -> str:
-        return f"bid {self.contract.value}"
 
-
+@declare_action
 @attrs.frozen
 class Raise:
     """Raise a solissimo with dividete or scegliete."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "raise", "raise {modifier}", "raise", (_MODIFIER,), code=6, action_id=6, alone=True,
+        phase="RAISING",
+    )  # fmt: skip
     modifier: Modifier = attrs.field(converter=_to_modifier)
 
-    def __str__(self) -> str:
-        return f"raise {self.modifier.value}"
 
-
+@declare_action
 @attrs.frozen
 class Call:
     """Ask for a card (Cavendish: a 3, or a 2) or call one (chiamo)."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "call", "call {card}", "call a card", (_CARD,), code=8, action_id=8, phase="CALLING"
+    )
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"call {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class GiveBack:
     """Return one card to the seat that gave the called card."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "give_back", "give back {card}", "give back a card", (_CARD,), code=48, action_id=48,
+        aliases=("giveback {card}", "give_back {card}"), phase="GIVING_BACK",
+    )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"give back {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Discard:
     """Lay one card face down into the stock (monte)."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "discard", "discard {card}", "discard", (_CARD,), code=88, action_id=88,
+        phase="DISCARDING",
+    )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"discard {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Take:
     """Take one card from the exposed stock (monte)."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "take", "take {card}", "take a card", (_CARD,), code=128, action_id=128, phase="TAKING"
+    )
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"take {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Play:
     """Play a card to the current trick.
@@ -270,12 +348,13 @@ class Play:
         True
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "play", "play {card}", "play a card", (_CARD,), code=168, action_id=168, phase="PLAYING"
+    )
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"play {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Draw:
     """Chance: the cards an adversary draws unseen from the monte (dividete).
@@ -288,10 +367,10 @@ class Draw:
         Draw(cards=CardSet.parse('5d Jh'))
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "draw", "draw {cards}", "draw cards", (_CARDS,), code=413, phase="DRAWING", chance=True
+    )
     cards: CardSet = attrs.field(converter=_to_cards)
-
-    def __str__(self) -> str:
-        return f"draw {self.cards}" if self.cards else "draw nothing"
 
 
 def _to_seat(value: int) -> int:
@@ -300,6 +379,7 @@ def _to_seat(value: int) -> int:
     return value
 
 
+@declare_action
 @attrs.frozen
 class Revoke:
     """Table mode: play ``card`` off the suit led while holding that suit (a revoke).
@@ -313,12 +393,14 @@ class Revoke:
         'revoke Ad'
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "revoke", "revoke {card}", "revoke a card", (_CARD,), code=208, action_id=208,
+        phase="PLAYING", table=True,
+    )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"revoke {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class TurnStock:
     """Table mode: ``seat`` turns the stock face up before the single player has discarded.
@@ -332,12 +414,14 @@ class TurnStock:
         'seat 2 turns the stock'
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "turn_stock", "seat {seat} turns the stock", "turn the stock", (_SEAT,), code=249,
+        action_id=248, phase="DISCARDING", table=True,
+    )  # fmt: skip
     seat: int = attrs.field(converter=_to_seat)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} turns the stock"
 
-
+@declare_action
 @attrs.frozen
 class OutOfTurn:
     """Table mode: adversary ``seat``, not to move, leads or plays ``card`` out of turn.
@@ -351,13 +435,15 @@ class OutOfTurn:
         'seat 1 plays Ad out of turn'
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "out_of_turn", "seat {seat} plays {card} out of turn", "play a card out of turn",
+        (_SEAT, _CARD), code=253, action_id=253, phase="PLAYING", table=True,
+    )  # fmt: skip
     seat: int = attrs.field(converter=_to_seat)
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} plays {self.card} out of turn"
 
-
+@declare_action
 @attrs.frozen
 class Abandon:
     """Table mode: the single player abandons the hand right after an out-of-turn card.
@@ -366,8 +452,10 @@ class Abandon:
     card units of the tricks they completed before the error.
     """
 
-    def __str__(self) -> str:
-        return "abandon"
+    declared: ClassVar[ActionKind] = ActionKind(
+        "abandon", "abandon", "abandon the hand", code=248, action_id=252, phase="PLAYING",
+        table=True,
+    )  # fmt: skip
 
 
 Action = Union[
@@ -384,47 +472,75 @@ ACTION_TYPES = (
 
 #: Table mode's irregular actions, by class (see the rules page): every other
 #: action is a regular one.
-IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
+IRREGULAR = tuple(d.cls for d in declared() if d.kind.table)
 
 # Shared instances: one action per card (indexed by card index), per bid and
-# per raise. The engine returns these, so a bot loop allocates little; an
-# exchange step lists its card actions from them with
-# ``rulesets.steps.card_actions(table, mask)``.
+# per raise: each kind's declared instances, in the order of their numbers.
+# The engine returns these, so a bot loop allocates little; an exchange step
+# lists its card actions from them with ``rulesets.steps.card_actions(table, mask)``.
+
+
+def _shared(cls: type[_S]) -> tuple[_S, ...]:
+    return declaration(cls).instances  # type: ignore[union-attr,return-value]
+
 
 #: The shared ``Pass()``.
-PASS = Pass()
+PASS = _shared(Pass)[0]
 #: The shared ``Done()``.
-DONE = Done()
-#: ``Play`` of each card, by card index (likewise the four tables below).
-PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)
-REVOKES: tuple[Revoke, ...] = tuple(Revoke(c) for c in DECK)
-DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
-TAKES: tuple[Take, ...] = tuple(Take(c) for c in DECK)
-CALLS: tuple[Call, ...] = tuple(Call(c) for c in DECK)
-GIVE_BACKS: tuple[GiveBack, ...] = tuple(GiveBack(c) for c in DECK)
-BIDS: dict[Contract, Bid] = {c: Bid(c) for c in Contract}
-RAISES: dict[Modifier, Raise] = {m: Raise(m) for m in Modifier}
+DONE = _shared(Done)[0]
+#: ``Play`` of each card, by card index (likewise the five tables below).
+PLAYS: tuple[Play, ...] = _shared(Play)
+REVOKES: tuple[Revoke, ...] = _shared(Revoke)
+DISCARDS: tuple[Discard, ...] = _shared(Discard)
+TAKES: tuple[Take, ...] = _shared(Take)
+CALLS: tuple[Call, ...] = _shared(Call)
+GIVE_BACKS: tuple[GiveBack, ...] = _shared(GiveBack)
+BIDS: dict[Contract, Bid] = {b.contract: b for b in _shared(Bid)}
+RAISES: dict[Modifier, Raise] = {r.modifier: r for r in _shared(Raise)}
 
 
 # --- notation ------------------------------------------------------------------
 
-_NO_ARGUMENT: dict[str, Action] = {"pass": PASS, "done": DONE, "abandon": Abandon()}
-_ONE_CARD: dict[str, type[Call | GiveBack | Discard | Take | Play | Revoke]] = {
-    "call": Call,
-    "give back": GiveBack,
-    "giveback": GiveBack,
-    "give_back": GiveBack,
-    "discard": Discard,
-    "take": Take,
-    "play": Play,
-    "revoke": Revoke,
-}
-_SEAT_ACTION = re.compile(r"seat (\d+) (?:turns the stock|plays (.+) out of turn)")
-_FORMS = (
-    "pass, done, abandon, bid <contract>, raise <dividete|scegliete>, "
-    "call/give back/discard/take/play/revoke <card>, draw <cards>, "
-    "seat <n> turns the stock, seat <n> plays <card> out of turn"
-)
+# Read from the declared kinds (kept up to date as kinds are declared): each whole
+# text of a kind of keywords only (``"bid solo"``, ``"solo"``), the kinds by the
+# head of their text forms (longest first), and the forms, for error messages.
+_WHOLE: dict[str, Action] = {}
+_HEADS: list[tuple[str, list[Declared]]] = []
+_FORMS: list[str] = [""]
+
+
+def _notation() -> None:
+    whole: dict[str, Action] = {}
+    heads: dict[str, list[Declared]] = {}
+    forms: list[str] = []
+    kinds = sorted(declared(), key=lambda d: (bool(d.names), d.kind.code))
+    for d in kinds:
+        fields = d.kind.fields
+        if d.instances is not None and all(f.keyword for f in fields):
+            for action in d.instances:
+                whole[str(action).lower()] = action
+                if d.kind.alone:
+                    whole[str(getattr(action, d.names[0])).lower()] = action
+        for head, _, _ in d.heads:
+            listed = heads.setdefault(head.lower(), [])
+            if d not in listed:
+                listed.append(d)
+        form = d.kind.text
+        for name, field in zip(d.names, fields):
+            form = form.replace("{" + name + "}", field.form)
+        verb, _, rest = form.rpartition(" ")
+        if forms and rest == "<card>" and forms[-1].endswith(" <card>") and len(fields) == 1:
+            forms[-1] = f"{forms[-1][: -len(' <card>')]}/{verb} <card>"
+        else:
+            forms.append(form)
+    _WHOLE.clear()
+    _WHOLE.update(whole)
+    _HEADS[:] = sorted(heads.items(), key=lambda item: -len(item[0]))
+    _FORMS[0] = ", ".join(forms)
+
+
+watch_kinds(_notation)
+
 #: The longest action text :func:`parse_action` reads (a draw of a whole
 #: pack spelled out in words is well under it).
 MAX_ACTION_TEXT = 1000
@@ -468,15 +584,9 @@ def parse_action(text: str) -> Action:
         )
     spaced = " ".join(text.split())
     words = spaced.lower()
-    known = _NO_ARGUMENT.get(words)
+    known = _WHOLE.get(words)
     if known is not None:
         return known
-    for contract in Contract:
-        if words == contract.value or words == f"bid {contract.value}":
-            return BIDS[contract]
-    for modifier in Modifier:
-        if words == modifier.value or words == f"raise {modifier.value}":
-            return RAISES[modifier]
     head, _, argument = spaced.partition(" ")
     custom = registered_class(head.lower())
     if custom is not None:
@@ -488,32 +598,21 @@ def parse_action(text: str) -> Action:
 
 
 def _parse_with_argument(spaced: str, words: str) -> Action:
-    for verb, kind in _ONE_CARD.items():
-        if words == verb:
-            raise NotationError(f"{verb} needs a card, e.g. '{verb} Ad'")
-        if words.startswith(verb + " "):
-            return kind(Card.parse(spaced[len(verb) + 1 :]))
-    if words == "draw":
-        raise NotationError("draw needs its cards, e.g. 'draw 7c 6c'")
-    if words == "draw nothing":
-        return Draw(CardSet())
-    if words.startswith("draw "):
-        return Draw(CardSet.parse(spaced[5:]))
-    if words.startswith("bid "):
-        return Bid(words[4:])
-    if words.startswith("raise "):
-        return Raise(words[6:])
-    seat_action = _SEAT_ACTION.fullmatch(words)
-    if seat_action is not None:
-        seat = int(seat_action.group(1)) if len(seat_action.group(1)) < 3 else -1
-        if seat_action.group(2) is None:
-            return TurnStock(seat)
-        return OutOfTurn(seat, Card.parse(seat_action.group(2)))
-    kinds = ", ".join(action_kinds()) or "none is registered"
-    head = words.split(" ", 1)[0]
+    for head, kinds in _HEADS:
+        if words == head:
+            first = kinds[0]
+            example = first.heads[0][2]
+            raise NotationError(f"{head} needs {first.kind.fields[0].needs}, e.g. '{example}'")
+        if words.startswith(head + " "):
+            for d in kinds:
+                action = d.read(spaced)
+                if action is not None:
+                    return action  # type: ignore[no-any-return]
+    kinds_text = ", ".join(action_kinds()) or "none is registered"
+    first_word = words.split(" ", 1)[0]
     raise NotationError(
-        f"expected one of: {_FORMS}; or an action of a registered kind ({kinds}): "
-        f"{head!r} is no action kind"
+        f"expected one of: {_FORMS[0]}; or an action of a registered kind ({kinds_text}): "
+        f"{first_word!r} is no action kind"
     )
 
 
