@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._action_kinds import PLAY_CLASSES, WORDS, watch_kinds
 from ._auction import root
 from ._memo import keep
-from ._action_kinds import PLAY_CLASSES, WORDS, watch_kinds
 from .actions import CustomAction, Modifier, Raise
 from .cards import Card, CardSet
 from .deal import _geometry

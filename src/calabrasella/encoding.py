@@ -69,6 +69,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
+from ._action_kinds import IRREGULAR_CLASSES, declared, watch_kinds
+from ._encoding_moves import exchange_classes
 from ._encoding_observation import (
     OBSERVATION_LAYOUT,
     OBSERVATION_VERSION,
@@ -85,8 +87,6 @@ from ._encoding_views import (
     unseen_cards,
     winning_seat,
 )
-from ._action_kinds import IRREGULAR_CLASSES, declared, watch_kinds
-from ._encoding_moves import exchange_classes
 from ._memo import keep
 from .actions import Action, CustomAction
 from .errors import IllegalActionError, StateError
