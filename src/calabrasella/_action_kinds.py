@@ -11,7 +11,7 @@ import inspect
 import itertools
 import re
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar, Optional, TypeVar, Union
+from typing import Any, ClassVar, Optional, TypeVar, Union, cast
 
 import attrs
 
@@ -269,9 +269,8 @@ class ActionField:
         pattern: The regular expression a value's text matches.
         read: Reads a value's text (raising ``NotationError`` or ``ValueError``).
         write: Writes a value as text (``str`` when ``None``).
-        values: Every value, in the order of their numbers; ``None`` for a
-            field of many values.
-        number: A value's number (its place in ``values``).
+        values: Every value, in the order of their numbers (a value's
+            number is its place); ``None`` for a field of many values.
         pack: A value as a plain picklable value (for a field of many values).
         unpack: The value :attr:`pack` packed.
         keyword: The text of every value is a lowercase keyword (a contract,
@@ -285,7 +284,6 @@ class ActionField:
     read: Callable[[str], Any]
     write: Optional[Callable[[Any], str]] = None
     values: Optional[tuple[Any, ...]] = None
-    number: Optional[Callable[[Any], int]] = None
     pack: Optional[Callable[[Any], Any]] = None
     unpack: Optional[Callable[[Any], Any]] = None
     keyword: bool = False
@@ -347,12 +345,11 @@ class Declared:
         names: Its attrs fields' names, in order.
         instances: Every action of the kind in the order of their numbers
             (the shared instances), or ``None`` for a kind with a field of many values.
-        number: The number of an action of the kind among ``instances`` (by value).
         heads: ``(head, pattern, example)`` of each text form.
         words: The first words of its text forms (no custom kind may take them).
     """
 
-    __slots__ = ("cls", "heads", "instances", "kind", "names", "number", "words")
+    __slots__ = ("cls", "heads", "instances", "kind", "names", "words")
 
     def __init__(self, cls: type, kind: ActionKind) -> None:
         self.cls = cls
@@ -363,14 +360,11 @@ class Declared:
                 f"{cls.__qualname__} has {len(self.names)} fields but its declaration "
                 f"describes {len(kind.fields)}"
             )
-        finite = all(f.values is not None for f in kind.fields)
+        domains = [f.values for f in kind.fields]
         self.instances: Optional[tuple[Any, ...]] = None
-        self.number: dict[Any, int] = {}
-        if finite:
-            self.instances = tuple(
-                cls(*values) for values in itertools.product(*(f.values for f in kind.fields))
-            )
-            self.number = {action: i for i, action in enumerate(self.instances)}
+        if all(values is not None for values in domains):
+            product = itertools.product(*cast(list[tuple[Any, ...]], domains))
+            self.instances = tuple(cls(*values) for values in product)
         elif len(kind.fields) != 1 or kind.fields[0].pack is None:
             raise RulesetError(
                 f"{cls.__qualname__}: a kind with a field of many values has that one field, "
@@ -520,7 +514,7 @@ def declare_action(cls: _A) -> _A:
     if cls in _DECLARED:
         return cls
     kind = getattr(cls, "declared", None)
-    if not isinstance(cls, type) or not attrs.has(cls) or not isinstance(kind, ActionKind):
+    if not isinstance(cls, type) or not attrs.has(cast(type, cls)) or not isinstance(kind, ActionKind):
         raise RulesetError(f"{cls!r} is no attrs class with an ActionKind as 'declared'")
     if kind.code < 0 or kind.code >= _CODE_LIMIT:
         raise RulesetError(f"{cls.__qualname__}: the pickle code {kind.code} is not 0 to {_CODE_LIMIT - 1}")
@@ -539,7 +533,7 @@ def declare_action(cls: _A) -> _A:
         raise RulesetError(f"{cls.__qualname__}: {sorted(taken)} is a registered custom kind")
     if kind.code <= _CUSTOM_CODE < kind.code + (len(new.instances) if new.instances else 1):
         raise RulesetError(f"{cls.__qualname__}: the pickle code {_CUSTOM_CODE} is the custom kinds'")
-    cls.__str__ = _make_str(new)  # type: ignore[method-assign]
+    cls.__str__ = _make_str(new)  # type: ignore[method-assign,assignment]
     _DECLARED[cls] = new
     _changed()
     return cls

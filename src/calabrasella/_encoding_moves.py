@@ -76,7 +76,8 @@ class Vocabulary:
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         custom = sorted(
-            {WORDS.get(cls) or cls.kind for cls in exchange_classes(rules)} - set(BUILT_IN_KINDS)
+            {WORDS.get(cls) or str(getattr(cls, "kind", "")) for cls in exchange_classes(rules)}
+            - set(BUILT_IN_KINDS)
         )
         self.kinds: tuple[str, ...] = (*BUILT_IN_KINDS, *custom, "other")
         self.index = {kind: i for i, kind in enumerate(self.kinds)}

@@ -221,7 +221,7 @@ def _read_cards(text: str) -> CardSet:
 # How the fields of the built-in kinds are written, read and numbered.
 _CARD = ActionField(
     form="<card>", example="Ad", needs="a card", pattern=".+", read=Card.parse,
-    values=DECK, number=lambda card: card.index,
+    values=DECK,
 )  # fmt: skip
 _CARDS = ActionField(
     form="<cards>", example="7c 6c", needs="its cards", pattern=".+", read=_read_cards,

@@ -303,7 +303,7 @@ def _pick(action_id: Any, legal: Sequence[Action], size: int) -> Action:
             raise IllegalActionError(action_id, "not an action id (an int)") from None
     if not 0 <= action_id < size:
         raise IllegalActionError(action_id, f"not an action id of this ruleset (0 to {size - 1})")
-    wanted: Action = _BY_ID[action_id] if action_id < len(_BY_ID) else None
+    wanted: Action | None = _BY_ID[action_id] if action_id < len(_BY_ID) else None
     if wanted is None:
         raise IllegalActionError(action_id, f"not an action id of this ruleset (0 to {size - 1})")
     for action in legal:

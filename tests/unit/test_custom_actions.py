@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
-from calabrasella import _action_json, _codec, _pickle, actions
+from calabrasella import _action_json, _codec, _pickle
 from calabrasella._action_kinds import RESERVED_WORDS, JsonValue
 from calabrasella.actions import PLAYS
 from calabrasella.rulesets.protocol import describe
