@@ -83,14 +83,19 @@ __all__ = [
     "ACTION_TYPES",
     "BIDS",
     "CALLS",
+    "CARDS_FIELD",
+    "CARD_FIELD",
+    "CONTRACT_FIELD",
     "DISCARDS",
     "DONE",
     "GIVE_BACKS",
     "IRREGULAR",
+    "MODIFIER_FIELD",
     "PASS",
     "PLAYS",
     "RAISES",
     "REVOKES",
+    "SEAT_FIELD",
     "TAKES",
     "Abandon",
     "Action",
@@ -218,24 +223,32 @@ def _read_cards(text: str) -> CardSet:
     return CardSet() if text.lower() == "nothing" else CardSet.parse(text)
 
 
-# How the fields of the built-in kinds are written, read and numbered.
-_CARD = ActionField(
+# How the fields of the built-in kinds are written, read and numbered (a new kind
+# declared the built-in way uses them too).
+
+#: A field that holds one card (``Card``): written as its code, read as
+#: :meth:`Card.parse` reads, numbered by card index.
+CARD_FIELD = ActionField(
     form="<card>", example="Ad", needs="a card", pattern=".+", read=Card.parse,
     values=DECK,
 )  # fmt: skip
-_CARDS = ActionField(
+#: A field that holds a set of cards (``CardSet``), kept beside a pickle's codes as its mask.
+CARDS_FIELD = ActionField(
     form="<cards>", example="7c 6c", needs="its cards", pattern=".+", read=_read_cards,
     write=_cards_text, pack=lambda cards: cards.mask, unpack=_cardset,
 )  # fmt: skip
-_SEAT = ActionField(
+#: A field that holds a seat (0 to 3).
+SEAT_FIELD = ActionField(
     form="<n>", example="2", needs="a seat", pattern=r"\d+", read=_seat_of,
     values=(0, 1, 2, 3), keyword=True,
 )  # fmt: skip
-_CONTRACT = ActionField(
+#: A field that holds a :class:`Contract`.
+CONTRACT_FIELD = ActionField(
     form="<contract>", example="solo", needs="a contract", pattern=r"\S+", read=str,
     values=tuple(Contract), keyword=True,
 )  # fmt: skip
-_MODIFIER = ActionField(
+#: A field that holds a :class:`Modifier`.
+MODIFIER_FIELD = ActionField(
     form="<dividete|scegliete>", example="dividete", needs="a raise", pattern=r"\S+", read=str,
     values=tuple(Modifier), keyword=True,
 )  # fmt: skip
@@ -274,7 +287,7 @@ class Bid:
     """
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "bid", "bid {contract}", "bid", (_CONTRACT,), code=2, action_id=2, alone=True,
+        "bid", "bid {contract}", "bid", (CONTRACT_FIELD,), code=2, action_id=2, alone=True,
         phase="BIDDING",
     )  # fmt: skip
     contract: Contract = attrs.field(converter=_to_contract)
@@ -286,7 +299,7 @@ class Raise:
     """Raise a solissimo with dividete or scegliete."""
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "raise", "raise {modifier}", "raise", (_MODIFIER,), code=6, action_id=6, alone=True,
+        "raise", "raise {modifier}", "raise", (MODIFIER_FIELD,), code=6, action_id=6, alone=True,
         phase="RAISING",
     )  # fmt: skip
     modifier: Modifier = attrs.field(converter=_to_modifier)
@@ -298,7 +311,7 @@ class Call:
     """Ask for a card (Cavendish: a 3, or a 2) or call one (chiamo)."""
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "call", "call {card}", "call a card", (_CARD,), code=8, action_id=8, phase="CALLING"
+        "call", "call {card}", "call a card", (CARD_FIELD,), code=8, action_id=8, phase="CALLING"
     )
     card: Card = attrs.field(converter=_to_card)
 
@@ -309,7 +322,7 @@ class GiveBack:
     """Return one card to the seat that gave the called card."""
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "give_back", "give back {card}", "give back a card", (_CARD,), code=48, action_id=48,
+        "give_back", "give back {card}", "give back a card", (CARD_FIELD,), code=48, action_id=48,
         aliases=("giveback {card}", "give_back {card}"), phase="GIVING_BACK",
     )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
@@ -321,7 +334,7 @@ class Discard:
     """Lay one card face down into the stock (monte)."""
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "discard", "discard {card}", "discard", (_CARD,), code=88, action_id=88,
+        "discard", "discard {card}", "discard", (CARD_FIELD,), code=88, action_id=88,
         phase="DISCARDING",
     )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
@@ -333,7 +346,7 @@ class Take:
     """Take one card from the exposed stock (monte)."""
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "take", "take {card}", "take a card", (_CARD,), code=128, action_id=128, phase="TAKING"
+        "take", "take {card}", "take a card", (CARD_FIELD,), code=128, action_id=128, phase="TAKING"
     )
     card: Card = attrs.field(converter=_to_card)
 
@@ -349,7 +362,7 @@ class Play:
     """
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "play", "play {card}", "play a card", (_CARD,), code=168, action_id=168, phase="PLAYING"
+        "play", "play {card}", "play a card", (CARD_FIELD,), code=168, action_id=168, phase="PLAYING"
     )
     card: Card = attrs.field(converter=_to_card)
 
@@ -368,7 +381,7 @@ class Draw:
     """
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "draw", "draw {cards}", "draw cards", (_CARDS,), code=413, phase="DRAWING", chance=True
+        "draw", "draw {cards}", "draw cards", (CARDS_FIELD,), code=413, phase="DRAWING", chance=True
     )
     cards: CardSet = attrs.field(converter=_to_cards)
 
@@ -394,7 +407,7 @@ class Revoke:
     """
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "revoke", "revoke {card}", "revoke a card", (_CARD,), code=208, action_id=208,
+        "revoke", "revoke {card}", "revoke a card", (CARD_FIELD,), code=208, action_id=208,
         phase="PLAYING", table=True,
     )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
@@ -415,7 +428,7 @@ class TurnStock:
     """
 
     declared: ClassVar[ActionKind] = ActionKind(
-        "turn_stock", "seat {seat} turns the stock", "turn the stock", (_SEAT,), code=249,
+        "turn_stock", "seat {seat} turns the stock", "turn the stock", (SEAT_FIELD,), code=249,
         action_id=248, phase="DISCARDING", table=True,
     )  # fmt: skip
     seat: int = attrs.field(converter=_to_seat)
@@ -437,7 +450,7 @@ class OutOfTurn:
 
     declared: ClassVar[ActionKind] = ActionKind(
         "out_of_turn", "seat {seat} plays {card} out of turn", "play a card out of turn",
-        (_SEAT, _CARD), code=253, action_id=253, phase="PLAYING", table=True,
+        (SEAT_FIELD, CARD_FIELD), code=253, action_id=253, phase="PLAYING", table=True,
     )  # fmt: skip
     seat: int = attrs.field(converter=_to_seat)
     card: Card = attrs.field(converter=_to_card)
