@@ -35,7 +35,7 @@ from calabrasella._action_kinds import (
     declaration,
     declared,
 )
-from calabrasella.actions import CARD_FIELD, ActionKind, declared_action
+from calabrasella.actions import CARD_FIELD, ActionKind, JsonValue, declared_action
 from calabrasella.rulesets import Terms
 from calabrasella.rulesets.steps import Role, Step, Work, wrong_kind
 from calabrasella.testing import check_ruleset
@@ -97,6 +97,10 @@ def test_the_roster_count_sees_a_table_of_the_classes() -> None:
 # --- a new exchange action, declared the built-in way -------------------------------
 
 
+def _card(value: cb.Card | str) -> cb.Card:
+    return value if isinstance(value, cb.Card) else cb.Card.parse(value)
+
+
 @attrs.frozen
 class Slip:
     """Slip a card face down to the other adversary: ``Slip("Ad")``, written ``slip Ad``."""
@@ -104,7 +108,7 @@ class Slip:
     declared: ClassVar[ActionKind] = ActionKind(
         "slip", "slip {card}", "slip a card face down", (CARD_FIELD,), code=415, action_id=413
     )
-    card: cb.Card = attrs.field(converter=lambda c: c if isinstance(c, cb.Card) else cb.Card.parse(c))
+    card: cb.Card = attrs.field(converter=_card)
 
 
 @attrs.frozen
@@ -126,7 +130,7 @@ class SlipStep(Step):
         return bool(work.hand(giver)) and work.ask(giver, self.phase)
 
     def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
-        shared: tuple[Any, ...] = declaration(Slip).instances  # type: ignore[union-attr]
+        shared: Any = declaration(Slip).instances  # type: ignore[union-attr]
         return tuple(shared[card.index] for card in work.hand(self.giver))
 
     def apply(self, work: Work, action: cb.Action) -> bool:
@@ -186,24 +190,26 @@ def played(rules: cb.Ruleset, seed: int) -> cb.State:
 
 def test_a_declared_kind_is_read_and_written_in_every_format(slip: SlipCavendish) -> None:
     state = at_the_slip(slip)
-    first = state.legal_actions()[0]
-    card = first.card
-    assert type(first) is Slip
+    first: Any = state.legal_actions()[0]
+    card: cb.Card = first.card
+    assert first.__class__ is Slip
     # its text, both ways, in any spelling a card is read in
     assert str(first) == f"slip {card}"
     assert cb.parse_action(f"  SLIP   {card}") == first
-    assert cb.parse_action("slip ace of coins") == Slip("Ad")
+    slip_ad: Any = Slip("Ad")
+    assert cb.parse_action("slip ace of coins") == slip_ad
     with pytest.raises(cb.NotationError, match=r"slip needs a card, e.g. 'slip Ad'"):
         cb.parse_action("slip")
     assert "slip" in RESERVED_WORDS  # no variant's own kind may take its word
     # its pickle code and its action id, where its declaration puts them
-    codes, kept = _pickle.encode_actions([first])
+    codes, kept = _pickle.encode_actions([first])  # (first is an Any: no Action to mypy)
     assert codes == (415 + card.index).to_bytes(2, "little") and kept == ()
     assert encoding.action_id(first) == 413 + card.index
     assert encoding.action_at(413 + card.index) is first
     assert encoding.num_actions(slip) == 453  # the ruleset's space makes room for it
     mask = encoding.legal_mask(state)
-    assert [i for i, on in enumerate(mask) if on] == [413 + c.index for c in state.hand(state.to_move)]
+    mover: Any = state.to_move
+    assert [i for i, on in enumerate(mask) if on] == [413 + c.index for c in state.hand(mover)]
     assert encoding.action_of(413 + card.index, state) is first
     # its words, and the phase it belongs to (the exchange's, not the play's)
     assert Slip in ACTION_CLASSES and Slip not in PLAY_CLASSES
@@ -221,9 +227,9 @@ def test_a_declared_kind_is_read_and_written_in_every_format(slip: SlipCavendish
 
 def test_a_declared_kinds_face_down_move_is_named_by_its_word(slip: SlipCavendish) -> None:
     state = at_the_slip(slip)
-    giver = state.to_move
+    giver: Any = state.to_move
     after = cb.apply(state, state.legal_actions()[0])
-    declarer = after.declarer
+    declarer: Any = after.declarer
     shown = after.view(declarer).history[-1]
     assert shown == (giver, cb.Hidden("slip", "slipped a card face down"))
     receiver = next(s for s in range(3) if s not in (giver, declarer))
@@ -234,7 +240,7 @@ def test_records_of_a_declared_kind_read_back(slip: SlipCavendish) -> None:
     for seed in range(4):
         state = played(slip, seed)
         record = cb.Record.from_state(state)
-        assert sum(type(a) is Slip for a in record.actions) == 2
+        assert sum(isinstance(a, Slip) for a in record.actions) == 2
         data = json.loads(cb.to_json(record))
         assert any(isinstance(a, str) and a.startswith("slip ") for a in data["actions"])
         assert cb.from_json(cb.to_json(record), cb.Record) == record
@@ -250,21 +256,22 @@ def test_the_conformance_kit_passes_the_declared_kind(slip: SlipCavendish) -> No
 
 
 def test_a_withdrawn_kind_leaves_no_trace() -> None:
+    slip_ad: Any = Slip("Ad")
     before_words = set(RESERVED_WORDS)
     size = len(encoding._BY_ID)
     with declared_action(Slip):
-        assert encoding.action_id(Slip("Ad")) == 413 + cb.Card.parse("Ad").index
-        kept = _pickle.encode_actions([Slip("Ad")])
+        assert encoding.action_id(slip_ad) == 413 + cb.Card.parse("Ad").index
+        kept = _pickle.encode_actions([slip_ad])
     assert set(RESERVED_WORDS) == before_words and Slip not in ACTION_CLASSES
     assert len(encoding._BY_ID) == size
     with pytest.raises(cb.NotationError, match="'slip' is no action kind"):
         cb.parse_action("slip Ad")
     with pytest.raises(cb.IllegalActionError, match="not an action"):
-        encoding.action_id(Slip("Ad"))
+        encoding.action_id(slip_ad)
     with pytest.raises(cb.IllegalActionError, match="not an action id"):
         encoding.action_at(413)
     with pytest.raises(TypeError, match="not an action"):
-        _pickle.encode_actions([Slip("Ad")])
+        _pickle.encode_actions([slip_ad])
     with pytest.raises(cb.RecordError, match="no declared action kind"):
         _pickle.decode_actions(*kept)
     assert str(Slip("Ad")) == "slip Ad"  # (its text stays with the class)
@@ -311,11 +318,11 @@ def test_a_custom_kind_may_not_take_a_declared_kinds_word() -> None:
         def parse(cls, argument: str) -> Slipper:
             return cls()
 
-        def to_json(self) -> cb.JsonValue:
+        def to_json(self) -> JsonValue:
             return None
 
         @classmethod
-        def from_json(cls, data: cb.JsonValue) -> Slipper:
+        def from_json(cls, data: JsonValue) -> Slipper:
             return cls()
 
     with declared_action(Slip), pytest.raises(cb.RulesetError, match="built-in action's word"):
