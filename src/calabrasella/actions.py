@@ -239,7 +239,7 @@ CARDS_FIELD = ActionField(
 )  # fmt: skip
 #: A field that holds a seat (0 to 3).
 SEAT_FIELD = ActionField(
-    form="<n>", example="2", needs="a seat", pattern=r"\d+", read=_seat_of,
+    form="<n>", example="2", needs="a seat number", pattern=r"\d+", read=_seat_of,
     values=(0, 1, 2, 3), keyword=True,
 )  # fmt: skip
 #: A field that holds a :class:`Contract`.
@@ -249,7 +249,7 @@ CONTRACT_FIELD = ActionField(
 )  # fmt: skip
 #: A field that holds a :class:`Modifier`.
 MODIFIER_FIELD = ActionField(
-    form="<dividete|scegliete>", example="dividete", needs="a raise", pattern=r"\S+", read=str,
+    form="<dividete|scegliete>", example="dividete", needs="dividete or scegliete", pattern=r"\S+", read=str,
     values=tuple(Modifier), keyword=True,
 )  # fmt: skip
 

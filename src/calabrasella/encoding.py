@@ -29,8 +29,10 @@ has no id here (an environment numbers a chance node's outcomes itself), and
 a variant's own kind of action (:class:`~calabrasella.CustomAction`) has no
 fixed place in a fixed space: both raise
 :class:`~calabrasella.IllegalActionError`, and so does
-:func:`legal_mask` where such an action is legal. A variant that brings its
-own actions needs its own encoding.
+:func:`legal_mask` where such an action is legal. Each kind's ids are
+declared with it (:class:`~calabrasella.actions.ActionKind`), so a kind
+declared like the built-in ones has ids of its own, from 413 on, and the
+action space of a ruleset whose steps list it reaches them.
 
 **Observations.** :func:`observation` turns a :class:`~calabrasella.View`
 into a flat vector of floats of a fixed length for its ruleset
