@@ -77,6 +77,33 @@ def test_the_roster_is_the_declared_kinds() -> None:
     assert {d.cls.__name__ for d in declared()} == ROSTER
 
 
+def test_each_declared_phase_is_a_phase_and_the_plays_kinds_are_the_plays() -> None:
+    for d in declared():
+        assert d.kind.phase in cb.Phase.__members__, d.cls
+    assert {cls.__name__ for cls in PLAY_CLASSES} == {"Play", "Revoke", "OutOfTurn", "Abandon"}
+
+
+def test_the_built_in_places_are_the_encodings_table() -> None:
+    """Known answers from the action-id table of the encoding's docs, and the pickle codes."""
+    ids = {d.cls.__name__: d.kind.action_id for d in declared()}
+    assert ids == {
+        "Pass": 0, "Done": 1, "Bid": 2, "Raise": 6, "Call": 8, "GiveBack": 48, "Discard": 88,
+        "Take": 128, "Play": 168, "Revoke": 208, "TurnStock": 248, "Abandon": 252,
+        "OutOfTurn": 253, "Draw": None,
+    }  # fmt: skip
+    codes = {d.cls.__name__: d.kind.code for d in declared()}
+    assert codes == {
+        "Pass": 0, "Done": 1, "Bid": 2, "Raise": 6, "Call": 8, "GiveBack": 48, "Discard": 88,
+        "Take": 128, "Play": 168, "Revoke": 208, "Abandon": 248, "TurnStock": 249,
+        "OutOfTurn": 253, "Draw": 413,
+    }  # fmt: skip
+    assert (encoding.NUM_REGULAR_ACTIONS, encoding.NUM_TABLE_ACTIONS) == (208, 413)
+    assert encoding.action_id(cb.OutOfTurn(2, "4c")) == 253 + 80 + 39
+    assert _pickle.encode_actions([cb.OutOfTurn(2, "4c"), cb.TurnStock(3)])[0] == bytes(
+        [(253 + 80 + 39) % 256, (253 + 80 + 39) // 256, 252, 0]
+    )
+
+
 def test_at_most_three_modules_import_the_roster_of_action_classes() -> None:
     """The package's namespace re-exports them; no format keeps a table of them."""
     found = modules_importing_the_roster()
