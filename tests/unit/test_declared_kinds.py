@@ -36,6 +36,7 @@ from calabrasella._action_kinds import (
     declared,
 )
 from calabrasella.actions import CARD_FIELD, ActionKind, JsonValue, declared_action
+from calabrasella.bots import RandomBot, play_deal
 from calabrasella.rulesets import Terms
 from calabrasella.rulesets.steps import Role, Step, Work, wrong_kind
 from calabrasella.testing import check_ruleset
@@ -372,3 +373,16 @@ def test_the_new_kind_touched_only_this_file() -> None:
         and re.search(r"\bslip\b", path.read_text(encoding="utf-8"), re.IGNORECASE)
     ]
     assert named == []
+
+
+def test_bots_play_a_declared_kind(slip: SlipCavendish) -> None:
+    """play_deal takes a declared kind's action from a bot as an action (is_action)."""
+    rng = random.Random(4)
+    stood = 0
+    for _ in range(6):
+        final = play_deal(slip, [RandomBot(rng) for _ in range(3)], rng)
+        slips = sum(isinstance(a, Slip) for _, a in final.history)
+        assert slips == (2 if final.declarer is not None else 0)
+        stood += final.declarer is not None
+    assert stood  # (a deal played its slips)
+    assert cb.actions.is_action(Slip("Ad")) and not cb.actions.is_action("slip Ad")
