@@ -321,6 +321,12 @@ class ActionKind:
         table: Table mode's only (an irregularity, see the rules page):
             its action ids come after the regular actions'.
         chance: A chance outcome, no seat's action.
+
+    Example:
+        >>> from calabrasella import GiveBack
+        >>> kind = GiveBack.declared
+        >>> kind.word, kind.text, kind.description, kind.code, kind.action_id
+        ('give_back', 'give back {card}', 'give back a card', 48, 48)
     """
 
     word: str
@@ -516,6 +522,11 @@ def declare_action(cls: _A) -> _A:
     kind = getattr(cls, "declared", None)
     if not isinstance(cls, type) or not attrs.has(cast(type, cls)) or not isinstance(kind, ActionKind):
         raise RulesetError(f"{cls!r} is no attrs class with an ActionKind as 'declared'")
+    if not _KIND.fullmatch(kind.word):
+        raise RulesetError(
+            f"{cls.__qualname__}: the word {kind.word!r} is not a lowercase word of letters, "
+            "digits, _ and - (at most 40)"
+        )
     if kind.code < 0 or kind.code >= _CODE_LIMIT:
         raise RulesetError(f"{cls.__qualname__}: the pickle code {kind.code} is not 0 to {_CODE_LIMIT - 1}")
     new = Declared(cls, kind)

@@ -331,7 +331,21 @@ def test_a_declaration_that_meets_another_kinds_place_is_refused() -> None:
 
     with pytest.raises(cb.RulesetError, match="names the fields"):
         cb.actions.declare_action(Misfit)
-    assert Clash not in ACTION_CLASSES and Misfit not in ACTION_CLASSES
+
+    @attrs.frozen
+    class Badly:
+        declared: ClassVar[ActionKind] = ActionKind("two words", "badly", "x")
+
+    with pytest.raises(cb.RulesetError, match="'two words' is not a lowercase word"):
+        cb.actions.declare_action(Badly)
+
+    @attrs.frozen
+    class Nowhere:
+        declared: ClassVar[ActionKind] = ActionKind("nowhere", "nowhere", "x")
+
+    with pytest.raises(cb.RulesetError, match="the pickle code -1 is not 0 to 65535"):
+        cb.actions.declare_action(Nowhere)
+    assert not {Clash, Again, Misfit, Badly, Nowhere} & ACTION_CLASSES
 
 
 def test_a_custom_kind_may_not_take_a_declared_kinds_word() -> None:
