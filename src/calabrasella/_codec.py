@@ -18,23 +18,8 @@ from typing import Any, NoReturn, TypeVar, Union
 import attrs
 
 from ._action_json import custom_action
-from .actions import (
-    BIDS,
-    CALLS,
-    DISCARDS,
-    DONE,
-    GIVE_BACKS,
-    PASS,
-    PLAYS,
-    RAISES,
-    REVOKES,
-    TAKES,
-    Abandon,
-    Action,
-    Contract,
-    Modifier,
-    parse_action,
-)
+from ._action_kinds import declared, watch_kinds
+from .actions import Action, Contract, Modifier, parse_action
 from .cards import DECK, Card, CardSet
 from .deal import Deal
 from .errors import NotationError, RecordError, RulesetError, SeatError
@@ -57,10 +42,17 @@ MAX_ITEMS = 256
 OptionValue = Union[str, int, bool, None]
 _SCALARS = (str, int, bool, type(None))
 _CODES: dict[str, Card] = {card.code: card for card in DECK}
-# the text of every action but draws and table mode's seat actions, as str() writes it
-_LISTED: tuple[Action, ...] = (PASS, DONE, Abandon(), *BIDS.values(), *RAISES.values(),
-                               *PLAYS, *REVOKES, *DISCARDS, *TAKES, *CALLS, *GIVE_BACKS)  # fmt: skip
-_ACTIONS: dict[str, Action] = {str(a): a for a in _LISTED}
+# Every shared action of the declared kinds by its text, as str() writes it (a JSON
+# document writes a built-in action as its text).
+_ACTIONS: dict[str, Action] = {}
+
+
+def _texts() -> None:
+    _ACTIONS.clear()
+    _ACTIONS.update({str(a): a for d in declared() for a in d.instances or ()})
+
+
+watch_kinds(_texts)
 _E = TypeVar("_E", bound=enum.Enum)
 
 

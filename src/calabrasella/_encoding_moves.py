@@ -14,26 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._action_kinds import PLAY_CLASSES, WORDS, watch_kinds
 from ._auction import root
 from ._memo import keep
-from .actions import (
-    Abandon,
-    Call,
-    CustomAction,
-    Discard,
-    Done,
-    Draw,
-    GiveBack,
-    Modifier,
-    OutOfTurn,
-    Pass,
-    Play,
-    Raise,
-    Revoke,
-    Take,
-    TurnStock,
-)
-from .cards import Card
+from .actions import CustomAction, Modifier, Raise
+from .cards import Card, CardSet
 from .deal import _geometry
 from .errors import RulesetError
 from .phases import OVER, PLAYING
@@ -43,7 +28,7 @@ if TYPE_CHECKING:
     from .rulesets.base import Ruleset
     from .views import View
 
-__all__ = ["BUILT_IN_KINDS", "Moves", "Vocabulary", "read", "vocabulary"]
+__all__ = ["BUILT_IN_KINDS", "Moves", "Vocabulary", "exchange_classes", "read", "vocabulary"]
 
 #: The kinds of move every ruleset shares, in their order in the vectors (a variant's
 #: own kinds follow, then ``"other"``).
@@ -52,10 +37,17 @@ BUILT_IN_KINDS = (
     "play", "revoke", "turn_stock", "out_of_turn", "abandon",
 )  # fmt: skip
 PLAY, REVOKE = BUILT_IN_KINDS.index("play"), BUILT_IN_KINDS.index("revoke")
-_BY_CLASS: dict[type, int] = {
-    Pass: 0, Done: 1, Call: 4, GiveBack: 5, Discard: 6, Take: 7, Draw: 8, Play: 9, Revoke: 10,
-    TurnStock: 11, OutOfTurn: 12, Abandon: 13,
-}  # fmt: skip
+# The place of each declared kind whose word is one of those, by class (a raise is
+# named by its modifier).
+_BY_CLASS: dict[type, int] = {}
+
+
+def _classes() -> None:
+    _BY_CLASS.clear()
+    _BY_CLASS.update({cls: BUILT_IN_KINDS.index(w) for cls, w in WORDS.items() if w in BUILT_IN_KINDS})
+
+
+watch_kinds(_classes)
 _RAISES = {Modifier.DIVIDETE: 2, Modifier.SCEGLIETE: 3}
 #: The longest auction the vectors make room for (a ruleset whose auction may
 #: last longer is refused with a RulesetError).
@@ -83,9 +75,10 @@ class Vocabulary:
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
-        plans = [rules.exchange_plan(c) for c in rules.contracts]
-        plans += [rules.raise_plan(m) for m in Modifier]
-        custom = sorted({cls.kind for plan in plans for step in plan for cls in step.actions})
+        custom = sorted(
+            {WORDS.get(cls) or str(getattr(cls, "kind", "")) for cls in exchange_classes(rules)}
+            - set(BUILT_IN_KINDS)
+        )
         self.kinds: tuple[str, ...] = (*BUILT_IN_KINDS, *custom, "other")
         self.index = {kind: i for i, kind in enumerate(self.kinds)}
         self.custom = {kind: self.index[kind] for kind in custom}
@@ -93,6 +86,13 @@ class Vocabulary:
         plays = 3 * max(rules.play_sizes(c, None)[0] for c in rules.contracts)
         table = TABLE_ROOM if rules._play == PLAY_TABLE else 0
         self.moves = EXCHANGE_ROOM + plays + table
+
+
+def exchange_classes(rules: Ruleset) -> set[type]:
+    """Return the action classes the steps of ``rules``' exchanges bring (``Step.actions``)."""
+    plans = [rules.exchange_plan(c) for c in rules.contracts]
+    plans += [rules.raise_plan(m) for m in Modifier]
+    return {cls for plan in plans for step in plan for cls in step.actions}
 
 
 def _longest_auction(rules: Ruleset) -> int:
@@ -159,23 +159,32 @@ def move_of(voc: Vocabulary, seat: int, action: Any, forced: bool) -> Move:
     cls = action.__class__
     kind = _BY_CLASS.get(cls)
     if kind is not None:
-        if cls is Draw:
-            return seat, kind, action.cards.mask, False, forced
-        card = getattr(action, "card", None)
-        return seat, kind, 0 if card is None else 1 << card.index, False, forced
+        return seat, kind, _shown(action), False, forced
     if cls is Raise:
         return seat, _RAISES[action.modifier], 0, False, forced
-    kind_name = getattr(action, "kind", None)
+    word = WORDS.get(cls)
+    if word is not None:  # a kind declared beside the built-in ones (or a bid: "other")
+        return seat, voc.custom.get(word, len(voc.kinds) - 1), _shown(action), False, forced
     if isinstance(action, CustomAction):
         card = getattr(action, "card", None)
         cards = 1 << card.index if isinstance(card, Card) else 0
-        return seat, voc.custom.get(kind_name, len(voc.kinds) - 1), cards, False, forced  # type: ignore[arg-type]
+        return seat, voc.custom.get(cls.kind, len(voc.kinds) - 1), cards, False, forced
+    kind_name = getattr(action, "kind", None)
     if isinstance(kind_name, str):  # a Hidden entry: a face-down move of that kind
         return seat, voc.index.get(kind_name, len(voc.kinds) - 1), 0, True, forced
     return seat, len(voc.kinds) - 1, 0, False, forced  # (a Bid after the auction: none is)
 
 
-_PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
+def _shown(action: Any) -> int:
+    """Return the mask of the cards an action names (its ``card``, or its ``cards``)."""
+    card = getattr(action, "card", None)
+    if isinstance(card, Card):
+        return 1 << card.index
+    cards = getattr(action, "cards", None)
+    return cards.mask if isinstance(cards, CardSet) else 0
+
+
+_PLAY_KINDS = PLAY_CLASSES
 # The latest reading per (seat, ruleset): a view whose entries before the play and forced
 # moves are those read gets the same reading back (every view of a deal's play does).
 _READS: dict[tuple[int, int], tuple[Any, tuple[Any, ...], Any, Moves]] = {}

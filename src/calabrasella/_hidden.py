@@ -7,7 +7,8 @@ from typing import Any, Union
 
 import attrs
 
-from .actions import Action, Call, Discard, Draw, GiveBack, Take, TurnStock
+from ._action_kinds import WORDS
+from .actions import Action, GiveBack, TurnStock
 from .cards import Card
 from .places import redact
 from .rulesets.protocol import says_what_it_hides, step_hides
@@ -47,13 +48,8 @@ def _hidden(kind: str, words: str = "") -> Hidden:
     return known
 
 
-_KINDS: dict[type, str] = {
-    Discard: "discard",
-    GiveBack: "give_back",
-    Take: "take",
-    Draw: "draw",
-    Call: "call",
-}
+# Each declared kind's word (its declaration's ``word``), by class.
+_KINDS: dict[type, str] = WORDS
 
 
 def _kind_of(action: Action) -> str:

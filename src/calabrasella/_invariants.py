@@ -16,22 +16,8 @@ import attrs
 
 from . import _pickle, places
 from ._action_json import action_data, custom_action
-from ._action_kinds import registered_class
-from .actions import (
-    Abandon,
-    Action,
-    Call,
-    CustomAction,
-    Discard,
-    Draw,
-    GiveBack,
-    OutOfTurn,
-    Play,
-    Revoke,
-    Take,
-    TurnStock,
-    parse_action,
-)
+from ._action_kinds import PLAY_CLASSES, registered_class
+from .actions import Action, CustomAction, Play, Revoke, TurnStock, parse_action
 from .cards import DECK, Card, CardSet
 from .engine import apply, legal_actions, sample_chance
 from .phases import Phase
@@ -59,7 +45,7 @@ __all__ = [
 
 _FULL = (1 << 40) - 1
 # The actions of the play (a revoke and a card out of turn are shown to all).
-_PLAY_KINDS = (Play, Revoke, OutOfTurn, Abandon)
+_PLAY_KINDS = PLAY_CLASSES  # the kinds declared to belong to the play
 
 
 def state_contents(state: State) -> tuple[object, ...]:
@@ -212,31 +198,33 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
 
 
 def action_cards(action: Action) -> int:
-    """Return the mask of the cards an action names (for a custom kind, its attrs fields
-    that hold a card or a set of cards)."""
-    if isinstance(action, Draw):
-        return action.cards.mask
-    if isinstance(action, CustomAction):
-        mask = 0
-        for value in _custom_fields(action).values():
-            mask |= value.mask if isinstance(value, CardSet) else 1 << value.index
-        return mask
-    card = getattr(action, "card", None)
-    return 0 if card is None else 1 << card.index
+    """Return the mask of the cards an action names: its attrs fields that hold a card
+    or a set of cards."""
+    mask = 0
+    for value in _card_fields(action).values():
+        mask |= value.mask if isinstance(value, CardSet) else 1 << value.index
+    return mask
 
 
-def _custom_fields(action: CustomAction) -> dict[str, Any]:
-    """Return the init fields of an attrs custom action that hold a card or a set of
-    cards, by their ``__init__`` name (none for a class that is not an attrs class)."""
+def _card_fields(action: object) -> dict[str, Any]:
+    """Return the init fields of an attrs action that hold a card or a set of cards, by
+    their ``__init__`` name (none for a class that is not an attrs class)."""
     cls = type(action)
-    if not attrs.has(cls):
-        return {}
+    names = _INIT_FIELDS.get(cls)
+    if names is None:
+        names = _INIT_FIELDS[cls] = (
+            tuple((f.name, f.alias) for f in attrs.fields(cls) if f.init) if attrs.has(cls) else ()
+        )
     out = {}
-    for field in attrs.fields(cls):
-        value = getattr(action, field.name)
-        if field.init and isinstance(value, (Card, CardSet)):
-            out[field.alias] = value
+    for name, alias in names:
+        value = getattr(action, name)
+        if isinstance(value, (Card, CardSet)):
+            out[alias] = value
     return out
+
+
+# The init fields of each attrs action class met, as (name, alias).
+_INIT_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
 
 
 def world_permutation(state: State, seat: int, rng: random.Random) -> list[int] | None:
@@ -280,21 +268,14 @@ def relabel_action(action: Action, perm: Sequence[int]) -> Action:
         >>> relabel_action(Play("3d"), perm)
         Play(card=Card.parse('2d'))
     """
-    if isinstance(action, Draw):
-        return Draw(relabel_cards(action.cards, perm))
-    if isinstance(action, (Play, Revoke, Discard, Take, Call, GiveBack)):
-        return type(action)(DECK[perm[action.card.index]])
-    if isinstance(action, OutOfTurn):
-        return OutOfTurn(action.seat, DECK[perm[action.card.index]])
-    if isinstance(action, CustomAction):
-        fields = _custom_fields(action)
-        if fields:
-            changes = {
-                name: relabel_cards(v, perm) if isinstance(v, CardSet) else DECK[perm[v.index]]
-                for name, v in fields.items()
-            }
-            return attrs.evolve(cast(Any, action), **changes)  # type: ignore[no-any-return]
-    return action
+    fields = _card_fields(action)
+    if not fields:
+        return action
+    changes = {
+        name: relabel_cards(v, perm) if isinstance(v, CardSet) else DECK[perm[v.index]]
+        for name, v in fields.items()
+    }
+    return attrs.evolve(cast(Any, action), **changes)  # type: ignore[no-any-return]
 
 
 def encoding_problem(action: Action, step: Step | None = None) -> str | None:

@@ -15,51 +15,21 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
 import attrs
 
-from ._action_kinds import registered_class
+from ._action_kinds import _CUSTOM_CODE, declared, registered_class, watch_kinds
 from ._memo import keep
-from .actions import (
-    BIDS,
-    CALLS,
-    DISCARDS,
-    DONE,
-    GIVE_BACKS,
-    PASS,
-    PLAYS,
-    RAISES,
-    REVOKES,
-    TAKES,
-    Abandon,
-    Action,
-    Bid,
-    Call,
-    Contract,
-    CustomAction,
-    Discard,
-    Done,
-    Draw,
-    GiveBack,
-    Modifier,
-    OutOfTurn,
-    Pass,
-    Play,
-    Raise,
-    Revoke,
-    Take,
-    TurnStock,
-)
-from .cards import DECK
+from .actions import Action, Contract, CustomAction, Modifier
 from .errors import RecordError, RulesetError
 from .places import MoveRecord
 from .rulesets import find_ruleset
 from .rulesets import ruleset_class as registered_ruleset
 from .rulesets.base import Ruleset
-from .rulesets.steps import Exchange, draw_outcome, raised_plan
+from .rulesets.steps import Exchange, raised_plan
 
 __all__ = [
     "CONTRACTS",
@@ -78,85 +48,103 @@ CONTRACTS = tuple(Contract)
 MODIFIERS = tuple(Modifier)
 
 # --- actions ------------------------------------------------------------------------
+#
+# Each built-in kind's codes are declared with it (its ``ActionKind.code``): the
+# codes of its actions follow one another from there, and a kind with a field of
+# many values (a draw's cards) has one code, the field's packed value kept beside
+# the codes. The tables below follow the declared kinds.
 
-_CARD_KINDS = (Call, GiveBack, Discard, Take, Play, Revoke)
-_CARD_TABLES = (CALLS, GIVE_BACKS, DISCARDS, TAKES, PLAYS, REVOKES)
-_CARD_BASE = {kind: 8 + 40 * k for k, kind in enumerate(_CARD_KINDS)}
-_ABANDON_CODE = 8 + 40 * len(_CARD_KINDS)  # 248
-_TURN_STOCK_CODE = _ABANDON_CODE + 1  # 249..252
-_OUT_OF_TURN_CODE = _TURN_STOCK_CODE + 4  # 253..412, seat * 40 + card
-#: The code of a draw, whose cards are kept beside the codes.
-DRAW_CODE = _OUT_OF_TURN_CODE + 160
 #: The code of an action of a variant's own kind (:class:`CustomAction`), whose
 #: kind and data (or, for a kind not registered, the action itself) are kept
-#: beside the codes, in order with the draws' cards.
-CUSTOM_CODE = DRAW_CODE + 1
+#: beside the codes, in order with the other values kept there.
+CUSTOM_CODE = _CUSTOM_CODE
 
 
-class _DrawMark:
-    """Stands for a draw among decoded actions until its cards are put back."""
+class _Kept:
+    """Stands among decoded actions for one whose value is kept beside the codes."""
 
-    __slots__ = ()
+    __slots__ = ("read",)
 
-
-class _CustomMark:
-    """Stands for an action of a custom kind among decoded actions until it is read back."""
-
-    __slots__ = ()
+    def __init__(self, read: Callable[[Any], Any]) -> None:
+        self.read = read
 
 
-_DRAW_MARK = _DrawMark()
-_CUSTOM_MARK = _CustomMark()
+def _no_such_code(value: Any) -> Any:
+    raise RecordError(where="", reason="an action code that no declared action kind has")
 
-# Every action with a code, by code; the shared instances where there are some.
-_ACTIONS: list[Any] = [
-    PASS,
-    DONE,
-    *(BIDS[c] for c in CONTRACTS),
-    *(RAISES[m] for m in MODIFIERS),
-    *(action for table in _CARD_TABLES for action in table),
-    Abandon(),
-    *(TurnStock(seat) for seat in range(4)),
-    *(OutOfTurn(seat, card) for seat in range(4) for card in DECK),
-    _DRAW_MARK,
-    _CUSTOM_MARK,
-]
-assert len(_ACTIONS) == CUSTOM_CODE + 1 and len(CONTRACTS) <= 4 and len(MODIFIERS) <= 2
-# The codes of the instances above, by identity (they live as long as the table).
-_CODE_BY_ID = {id(action): code for code, action in enumerate(_ACTIONS[:DRAW_CODE])}
+
+_HOLE = _Kept(_no_such_code)
+
+# Every code's action (the shared instances), or what reads the value kept beside the codes.
+_ACTIONS: list[Any] = []
+# The codes of the shared instances, by identity (they live as long as their kind
+# is declared) and by value; each code as two bytes, little-endian, and by identity.
+_CODE_BY_ID: dict[int, int] = {}
+_CODE_BY_VALUE: dict[Any, int] = {}
+_CODE_BYTES: list[bytes] = []
+_ID_BYTES: dict[int, bytes] = {}
+# The kinds with a field of many values: their code, what packs the field, its name.
+_KEPT: dict[type, tuple[int, Callable[[Any], Any], str]] = {}
+# The codes no kind has, when there are such codes below the last one.
+_HOLES: set[int] = set()
+
+
+def _code_tables() -> None:
+    table: dict[int, Any] = {CUSTOM_CODE: _Kept(_custom_action)}
+    by_value: dict[Any, int] = {}
+    kept: dict[type, tuple[int, Callable[[Any], Any], str]] = {}
+    for d in declared():
+        code = d.kind.code
+        if d.instances is None:
+            field = d.kind.fields[0]
+            table[code] = _Kept(_reader(d.cls, field.unpack))  # type: ignore[arg-type]
+            kept[d.cls] = (code, field.pack, d.names[0])  # type: ignore[assignment]
+        else:
+            for i, action in enumerate(d.instances):
+                table[code + i] = action
+                by_value[action] = code + i
+    size = max(table) + 1
+    _ACTIONS[:] = [table.get(code, _HOLE) for code in range(size)]
+    _HOLES.clear()
+    _HOLES.update(code for code in range(size) if code not in table)
+    _CODE_BY_VALUE.clear()
+    _CODE_BY_VALUE.update(by_value)
+    _CODE_BY_ID.clear()
+    _CODE_BY_ID.update({id(action): code for action, code in by_value.items()})
+    _CODE_BYTES[:] = [code.to_bytes(2, "little") for code in range(size)]
+    _ID_BYTES.clear()
+    _ID_BYTES.update({key: _CODE_BYTES[code] for key, code in _CODE_BY_ID.items()})
+    _KEPT.clear()
+    _KEPT.update(kept)
+
+
+def _reader(cls: type, unpack: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: cls(unpack(value))
+
+
 _id_code = _CODE_BY_ID.get
-# Each code as two bytes, little-endian; and by the identity of the shared instances.
-_CODE_BYTES = tuple(code.to_bytes(2, "little") for code in range(CUSTOM_CODE + 1))
-_id_bytes = {key: _CODE_BYTES[code] for key, code in _CODE_BY_ID.items()}.get
+_id_bytes = _ID_BYTES.get
 _action_of = _ACTIONS.__getitem__
 _first = itemgetter(0)
 _second = itemgetter(1)
 _SWAP = sys.byteorder == "big"
 
 
-def _code_of(action: Action) -> int:
-    """Return the code of an action that is not one of the shared instances."""
-    cls = action.__class__
-    if cls is Pass:
-        return 0
-    if cls is Done:
-        return 1
-    if cls is Bid:
-        return 2 + CONTRACTS.index(action.contract)  # type: ignore[union-attr]
-    if cls is Raise:
-        return 6 + MODIFIERS.index(action.modifier)  # type: ignore[union-attr]
-    base = _CARD_BASE.get(cls)
-    if base is not None:
-        return base + action.card.index  # type: ignore[union-attr]
-    if cls is Abandon:
-        return _ABANDON_CODE
-    if cls is TurnStock:
-        return _TURN_STOCK_CODE + action.seat  # type: ignore[union-attr]
-    if cls is OutOfTurn:
-        return _OUT_OF_TURN_CODE + 40 * action.seat + action.card.index  # type: ignore[union-attr]
-    if cls is Draw:
-        return DRAW_CODE
+def _code_of(action: Action, extras: list[Any]) -> int:
+    """Return the code of an action that is not one of the shared instances (and put what
+    is kept of it beside the codes in ``extras``)."""
+    try:
+        code = _CODE_BY_VALUE.get(action)
+    except TypeError:  # not hashable: no action
+        code = None
+    if code is not None:
+        return code
+    kept = _KEPT.get(action.__class__)
+    if kept is not None:
+        extras.append(kept[1](getattr(action, kept[2])))
+        return kept[0]
     if isinstance(action, CustomAction):
+        extras.append(_custom_data(action))
         return CUSTOM_CODE
     raise TypeError(f"not an action: {action!r}")
 
@@ -202,11 +190,7 @@ def encode_actions(actions: Sequence[Action]) -> tuple[bytes, tuple[Any, ...]]:
     for action in actions:
         code = _id_code(id(action))
         if code is None:
-            code = _code_of(action)
-            if code == DRAW_CODE:
-                extras.append(action.cards.mask)  # type: ignore[union-attr]
-            elif code == CUSTOM_CODE:
-                extras.append(_custom_data(action))  # type: ignore[arg-type]
+            code = _code_of(action, extras)
         codes.append(code)
     return b"".join([_CODE_BYTES[code] for code in codes]), tuple(extras)
 
@@ -216,20 +200,26 @@ def decode_actions(data: bytes, extras: tuple[Any, ...]) -> list[Action]:
 
     Raises:
         RecordError: An action of a custom kind that is not registered in
-            this process, or whose data its class does not read back.
+            this process, or whose data its class does not read back; a code
+            that no declared kind has.
     """
     codes = array("H")
     codes.frombytes(data)
     if _SWAP:  # pragma: no cover - a big-endian machine (the codes are little-endian)
         codes.byteswap()
-    acts: list[Any] = list(map(_action_of, codes))
+    try:
+        acts: list[Any] = list(map(_action_of, codes))
+    except IndexError:
+        _no_such_code(None)
+    if _HOLES and not _HOLES.isdisjoint(codes):
+        _no_such_code(None)
     if extras:
         kept = iter(extras)
-        acts = [
-            draw_outcome(next(kept)) if a is _DRAW_MARK else _custom_action(next(kept)) if a is _CUSTOM_MARK else a
-            for a in acts
-        ]
+        acts = [a.read(next(kept)) if a.__class__ is _Kept else a for a in acts]
     return acts
+
+
+watch_kinds(_code_tables)
 
 
 def encode_history(history: tuple[tuple[int, Any], ...]) -> tuple[bytes, bytes, tuple[Any, ...]]:

@@ -38,44 +38,68 @@ A variant's own exchange step may bring actions of its own:
 | Action | Meaning |
 | --- | --- |
 | `CustomAction` | the base of a variant's own kind of action, registered with `register_action` |
+
+Each built-in kind declares itself once, and its text, JSON, pickle code,
+action id, face-down kind, words and phase follow from that declaration; a
+new kind of the same standing is declared the same way, with
+`declare_action`:
+
+| Action | Meaning |
+| --- | --- |
+| `ActionKind` | the declaration a built-in kind holds as its class attribute `declared` |
+| `ActionField` | how one field of a declared kind is written, read and numbered |
 """
 
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterable
-from typing import Union
+from typing import ClassVar, TypeVar, Union
 
 import attrs
 
 from ._action_kinds import (
+    ACTION_CLASSES,
+    ActionField,
+    ActionKind,
     CustomAction,
     JsonValue,
     action_kinds,
+    declaration,
+    declare_action,
+    declared,
+    declared_action,
     register_action,
     registered_action,
-    registered_class,
     unregister_action,
+    withdraw_action,
 )
-from .cards import DECK, Card, CardSet
-from .errors import NotationError, RulesetError
+from ._action_text import parse_action
+from .cards import DECK, Card, CardSet, _cardset
+from .errors import NotationError
 
 __all__ = [
     "ACTION_TYPES",
     "BIDS",
     "CALLS",
+    "CARDS_FIELD",
+    "CARD_FIELD",
+    "CONTRACT_FIELD",
     "DISCARDS",
     "DONE",
     "GIVE_BACKS",
     "IRREGULAR",
+    "MODIFIER_FIELD",
     "PASS",
     "PLAYS",
     "RAISES",
     "REVOKES",
+    "SEAT_FIELD",
     "TAKES",
     "Abandon",
     "Action",
+    "ActionField",
+    "ActionKind",
     "Bid",
     "Call",
     "Contract",
@@ -94,11 +118,18 @@ __all__ = [
     "Take",
     "TurnStock",
     "action_kinds",
+    "declare_action",
+    "declared_action",
+    "is_action",
     "parse_action",
     "register_action",
     "registered_action",
     "unregister_action",
+    "withdraw_action",
 ]
+
+
+_S = TypeVar("_S")
 
 
 class Contract(enum.Enum):
@@ -180,22 +211,72 @@ def _to_modifier(value: Modifier | str) -> Modifier:
         raise NotationError(f"not a raise: {value!r} (dividete or scegliete)") from None
 
 
+def _seat_of(text: str) -> int:
+    return int(text) if len(text) < 3 else -1
+
+
+def _cards_text(cards: CardSet) -> str:
+    return str(cards) if cards else "nothing"
+
+
+def _read_cards(text: str) -> CardSet:
+    return CardSet() if text.lower() == "nothing" else CardSet.parse(text)
+
+
+# How the fields of the built-in kinds are written, read and numbered (a new kind
+# declared the built-in way uses them too).
+
+#: A field that holds one card (``Card``): written as its code, read as
+#: :meth:`Card.parse` reads, numbered by card index.
+CARD_FIELD = ActionField(
+    form="<card>", example="Ad", needs="a card", pattern=".+", read=Card.parse,
+    values=DECK,
+)  # fmt: skip
+#: A field that holds a set of cards (``CardSet``), kept beside a pickle's codes as its mask.
+CARDS_FIELD = ActionField(
+    form="<cards>", example="7c 6c", needs="its cards", pattern=".+", read=_read_cards,
+    write=_cards_text, pack=lambda cards: cards.mask, unpack=_cardset,
+)  # fmt: skip
+#: A field that holds a seat (0 to 3).
+SEAT_FIELD = ActionField(
+    form="<n>", example="2", needs="a seat number", pattern=r"\d+", read=_seat_of,
+    values=(0, 1, 2, 3), keyword=True,
+)  # fmt: skip
+#: A field that holds a :class:`Contract`.
+CONTRACT_FIELD = ActionField(
+    form="<contract>", example="solo", needs="a contract", pattern=r"\S+", read=str,
+    values=tuple(Contract), keyword=True,
+)  # fmt: skip
+#: A field that holds a :class:`Modifier`.
+MODIFIER_FIELD = ActionField(
+    form="<dividete|scegliete>", example="dividete", needs="dividete or scegliete", pattern=r"\S+", read=str,
+    values=tuple(Modifier), keyword=True,
+)  # fmt: skip
+
+
+# Each built-in kind declares itself once (``declared``): its text, its words,
+# its pickle codes and action ids and its phase; every format follows from it.
+
+
+@declare_action
 @attrs.frozen
 class Pass:
     """Pass in the auction, or decline to raise after a solissimo."""
 
-    def __str__(self) -> str:
-        return "pass"
+    declared: ClassVar[ActionKind] = ActionKind(
+        "pass", "pass", "pass", code=0, action_id=0, phase="BIDDING"
+    )
 
 
+@declare_action
 @attrs.frozen
 class Done:
     """End a discard or a take whose number of cards is free."""
 
-    def __str__(self) -> str:
-        return "done"
+    declared: ClassVar[ActionKind] = ActionKind("done", "done", "stop", code=1, action_id=1)
 
 
+@declare_action
 @attrs.frozen
 class Bid:
     """Bid a contract (``Contract.STAND`` is Cavendish's "I play").
@@ -205,62 +286,72 @@ class Bid:
         Bid(contract=<Contract.SOLO: 'solo'>)
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "bid", "bid {contract}", "bid", (CONTRACT_FIELD,), code=2, action_id=2, alone=True,
+        phase="BIDDING",
+    )  # fmt: skip
     contract: Contract = attrs.field(converter=_to_contract)
 
-    def __str__(self) -> str:
-        return f"bid {self.contract.value}"
 
-
+@declare_action
 @attrs.frozen
 class Raise:
     """Raise a solissimo with dividete or scegliete."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "raise", "raise {modifier}", "raise", (MODIFIER_FIELD,), code=6, action_id=6, alone=True,
+        phase="RAISING",
+    )  # fmt: skip
     modifier: Modifier = attrs.field(converter=_to_modifier)
 
-    def __str__(self) -> str:
-        return f"raise {self.modifier.value}"
 
-
+@declare_action
 @attrs.frozen
 class Call:
     """Ask for a card (Cavendish: a 3, or a 2) or call one (chiamo)."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "call", "call {card}", "call a card", (CARD_FIELD,), code=8, action_id=8, phase="CALLING"
+    )
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"call {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class GiveBack:
     """Return one card to the seat that gave the called card."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "give_back", "give back {card}", "give back a card", (CARD_FIELD,), code=48, action_id=48,
+        aliases=("giveback {card}", "give_back {card}"), phase="GIVING_BACK",
+    )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"give back {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Discard:
     """Lay one card face down into the stock (monte)."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "discard", "discard {card}", "discard", (CARD_FIELD,), code=88, action_id=88,
+        phase="DISCARDING",
+    )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"discard {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Take:
     """Take one card from the exposed stock (monte)."""
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "take", "take {card}", "take a card", (CARD_FIELD,), code=128, action_id=128, phase="TAKING"
+    )
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"take {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Play:
     """Play a card to the current trick.
@@ -270,12 +361,13 @@ class Play:
         True
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "play", "play {card}", "play a card", (CARD_FIELD,), code=168, action_id=168, phase="PLAYING"
+    )
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"play {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class Draw:
     """Chance: the cards an adversary draws unseen from the monte (dividete).
@@ -288,10 +380,10 @@ class Draw:
         Draw(cards=CardSet.parse('5d Jh'))
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "draw", "draw {cards}", "draw cards", (CARDS_FIELD,), code=413, phase="DRAWING", chance=True
+    )
     cards: CardSet = attrs.field(converter=_to_cards)
-
-    def __str__(self) -> str:
-        return f"draw {self.cards}" if self.cards else "draw nothing"
 
 
 def _to_seat(value: int) -> int:
@@ -300,6 +392,7 @@ def _to_seat(value: int) -> int:
     return value
 
 
+@declare_action
 @attrs.frozen
 class Revoke:
     """Table mode: play ``card`` off the suit led while holding that suit (a revoke).
@@ -313,12 +406,14 @@ class Revoke:
         'revoke Ad'
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "revoke", "revoke {card}", "revoke a card", (CARD_FIELD,), code=208, action_id=208,
+        phase="PLAYING", table=True,
+    )  # fmt: skip
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"revoke {self.card}"
 
-
+@declare_action
 @attrs.frozen
 class TurnStock:
     """Table mode: ``seat`` turns the stock face up before the single player has discarded.
@@ -332,12 +427,14 @@ class TurnStock:
         'seat 2 turns the stock'
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "turn_stock", "seat {seat} turns the stock", "turn the stock", (SEAT_FIELD,), code=249,
+        action_id=248, phase="DISCARDING", table=True,
+    )  # fmt: skip
     seat: int = attrs.field(converter=_to_seat)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} turns the stock"
 
-
+@declare_action
 @attrs.frozen
 class OutOfTurn:
     """Table mode: adversary ``seat``, not to move, leads or plays ``card`` out of turn.
@@ -351,13 +448,15 @@ class OutOfTurn:
         'seat 1 plays Ad out of turn'
     """
 
+    declared: ClassVar[ActionKind] = ActionKind(
+        "out_of_turn", "seat {seat} plays {card} out of turn", "play a card out of turn",
+        (SEAT_FIELD, CARD_FIELD), code=253, action_id=253, phase="PLAYING", table=True,
+    )  # fmt: skip
     seat: int = attrs.field(converter=_to_seat)
     card: Card = attrs.field(converter=_to_card)
 
-    def __str__(self) -> str:
-        return f"seat {self.seat} plays {self.card} out of turn"
 
-
+@declare_action
 @attrs.frozen
 class Abandon:
     """Table mode: the single player abandons the hand right after an out-of-turn card.
@@ -366,8 +465,10 @@ class Abandon:
     card units of the tricks they completed before the error.
     """
 
-    def __str__(self) -> str:
-        return "abandon"
+    declared: ClassVar[ActionKind] = ActionKind(
+        "abandon", "abandon", "abandon the hand", code=248, action_id=252, phase="PLAYING",
+        table=True,
+    )  # fmt: skip
 
 
 Action = Union[
@@ -384,147 +485,39 @@ ACTION_TYPES = (
 
 #: Table mode's irregular actions, by class (see the rules page): every other
 #: action is a regular one.
-IRREGULAR = (Revoke, OutOfTurn, Abandon, TurnStock)
+IRREGULAR = tuple(d.cls for d in declared() if d.kind.table)
 
 # Shared instances: one action per card (indexed by card index), per bid and
-# per raise. The engine returns these, so a bot loop allocates little; an
-# exchange step lists its card actions from them with
-# ``rulesets.steps.card_actions(table, mask)``.
+# per raise: each kind's declared instances, in the order of their numbers.
+# The engine returns these, so a bot loop allocates little; an exchange step
+# lists its card actions from them with ``rulesets.steps.card_actions(table, mask)``.
+
+
+def _shared(cls: type[_S]) -> tuple[_S, ...]:
+    return declaration(cls).instances  # type: ignore[union-attr,return-value]
+
 
 #: The shared ``Pass()``.
-PASS = Pass()
+PASS = _shared(Pass)[0]
 #: The shared ``Done()``.
-DONE = Done()
-#: ``Play`` of each card, by card index (likewise the four tables below).
-PLAYS: tuple[Play, ...] = tuple(Play(c) for c in DECK)
-REVOKES: tuple[Revoke, ...] = tuple(Revoke(c) for c in DECK)
-DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in DECK)
-TAKES: tuple[Take, ...] = tuple(Take(c) for c in DECK)
-CALLS: tuple[Call, ...] = tuple(Call(c) for c in DECK)
-GIVE_BACKS: tuple[GiveBack, ...] = tuple(GiveBack(c) for c in DECK)
-BIDS: dict[Contract, Bid] = {c: Bid(c) for c in Contract}
-RAISES: dict[Modifier, Raise] = {m: Raise(m) for m in Modifier}
+DONE = _shared(Done)[0]
+#: ``Play`` of each card, by card index (likewise the five tables below).
+PLAYS: tuple[Play, ...] = _shared(Play)
+REVOKES: tuple[Revoke, ...] = _shared(Revoke)
+DISCARDS: tuple[Discard, ...] = _shared(Discard)
+TAKES: tuple[Take, ...] = _shared(Take)
+CALLS: tuple[Call, ...] = _shared(Call)
+GIVE_BACKS: tuple[GiveBack, ...] = _shared(GiveBack)
+BIDS: dict[Contract, Bid] = {b.contract: b for b in _shared(Bid)}
+RAISES: dict[Modifier, Raise] = {r.modifier: r for r in _shared(Raise)}
 
 
-# --- notation ------------------------------------------------------------------
-
-_NO_ARGUMENT: dict[str, Action] = {"pass": PASS, "done": DONE, "abandon": Abandon()}
-_ONE_CARD: dict[str, type[Call | GiveBack | Discard | Take | Play | Revoke]] = {
-    "call": Call,
-    "give back": GiveBack,
-    "giveback": GiveBack,
-    "give_back": GiveBack,
-    "discard": Discard,
-    "take": Take,
-    "play": Play,
-    "revoke": Revoke,
-}
-_SEAT_ACTION = re.compile(r"seat (\d+) (?:turns the stock|plays (.+) out of turn)")
-_FORMS = (
-    "pass, done, abandon, bid <contract>, raise <dividete|scegliete>, "
-    "call/give back/discard/take/play/revoke <card>, draw <cards>, "
-    "seat <n> turns the stock, seat <n> plays <card> out of turn"
-)
-#: The longest action text :func:`parse_action` reads (a draw of a whole
-#: pack spelled out in words is well under it).
-MAX_ACTION_TEXT = 1000
-
-
-def parse_action(text: str) -> Action:
-    """Read an action from its text form, the inverse of ``str(action)``.
-
-    The forms are ``str()`` of each action: ``"pass"``, ``"done"``,
-    ``"bid solo"``, ``"raise scegliete"``, ``"call 3c"``,
-    ``"give back 4d"``, ``"discard 4c"``, ``"take 7h"``, ``"play Ad"``,
-    ``"draw 7c 6c"``, and in table mode ``"revoke Ad"``,
-    ``"seat 2 turns the stock"``, ``"seat 1 plays Ad out of turn"`` and
-    ``"abandon"``. Case and spacing do not matter, a bid or a raise may be
-    written alone (``"solo"``, ``"dividete"``), and a card may be written
-    any way :meth:`Card.parse` reads (``"play ace of coins"``). A text whose
-    first word is a registered kind (:func:`register_action`) is read by
-    that kind's :meth:`CustomAction.parse`.
-
-    Raises:
-        NotationError: ``text`` is not an action; the message quotes it and
-            lists the forms and the registered kinds.
-        RulesetError: A registered kind's parser returned something else
-            than an action of its kind.
+def is_action(value: object) -> bool:
+    """Return whether ``value`` is an action: of a declared kind (every built-in one
+    among them), or of a variant's own kind (:class:`CustomAction`).
 
     Example:
-        >>> parse_action("play Ad"), parse_action("  Bid  SOLO ")
-        (Play(card=Card.parse('Ad')), Bid(contract=<Contract.SOLO: 'solo'>))
-        >>> str(parse_action("give back asso di denari"))
-        'give back Ad'
-        >>> parse_action("play")
-        Traceback (most recent call last):
-        ...
-        calabrasella.errors.NotationError: not an action: 'play' (play needs a card, e.g. 'play Ad')
+        >>> is_action(PASS), is_action("pass")
+        (True, False)
     """
-    if not isinstance(text, str):
-        raise NotationError(f"not an action: {text!r} (expected a string such as 'play Ad')")
-    if len(text) > MAX_ACTION_TEXT:
-        raise NotationError(
-            f"not an action: a text of {len(text)} characters (at most {MAX_ACTION_TEXT})"
-        )
-    spaced = " ".join(text.split())
-    words = spaced.lower()
-    known = _NO_ARGUMENT.get(words)
-    if known is not None:
-        return known
-    for contract in Contract:
-        if words == contract.value or words == f"bid {contract.value}":
-            return BIDS[contract]
-    for modifier in Modifier:
-        if words == modifier.value or words == f"raise {modifier.value}":
-            return RAISES[modifier]
-    head, _, argument = spaced.partition(" ")
-    custom = registered_class(head.lower())
-    if custom is not None:
-        return _parse_custom(custom, argument, text)
-    try:
-        return _parse_with_argument(spaced, words)
-    except NotationError as error:
-        raise NotationError(f"not an action: {text!r} ({error})") from None
-
-
-def _parse_with_argument(spaced: str, words: str) -> Action:
-    for verb, kind in _ONE_CARD.items():
-        if words == verb:
-            raise NotationError(f"{verb} needs a card, e.g. '{verb} Ad'")
-        if words.startswith(verb + " "):
-            return kind(Card.parse(spaced[len(verb) + 1 :]))
-    if words == "draw":
-        raise NotationError("draw needs its cards, e.g. 'draw 7c 6c'")
-    if words == "draw nothing":
-        return Draw(CardSet())
-    if words.startswith("draw "):
-        return Draw(CardSet.parse(spaced[5:]))
-    if words.startswith("bid "):
-        return Bid(words[4:])
-    if words.startswith("raise "):
-        return Raise(words[6:])
-    seat_action = _SEAT_ACTION.fullmatch(words)
-    if seat_action is not None:
-        seat = int(seat_action.group(1)) if len(seat_action.group(1)) < 3 else -1
-        if seat_action.group(2) is None:
-            return TurnStock(seat)
-        return OutOfTurn(seat, Card.parse(seat_action.group(2)))
-    kinds = ", ".join(action_kinds()) or "none is registered"
-    head = words.split(" ", 1)[0]
-    raise NotationError(
-        f"expected one of: {_FORMS}; or an action of a registered kind ({kinds}): "
-        f"{head!r} is no action kind"
-    )
-
-
-def _parse_custom(cls: type[CustomAction], argument: str, text: str) -> Action:
-    """Read ``argument`` (the text after the kind) with the kind's own parser."""
-    try:
-        action = cls.parse(argument)
-    except (ValueError, TypeError, KeyError, IndexError) as error:  # NotationError is a ValueError
-        raise NotationError(f"not an action: {text!r} ({cls.kind}: {error})") from None
-    if not isinstance(action, cls):
-        raise RulesetError(
-            f"{cls.__qualname__}.parse returned {action!r}, not a {cls.__qualname__}"
-        )
-    return action
+    return value.__class__ in ACTION_CLASSES or isinstance(value, (*ACTION_TYPES, CustomAction))

@@ -29,8 +29,10 @@ has no id here (an environment numbers a chance node's outcomes itself), and
 a variant's own kind of action (:class:`~calabrasella.CustomAction`) has no
 fixed place in a fixed space: both raise
 :class:`~calabrasella.IllegalActionError`, and so does
-:func:`legal_mask` where such an action is legal. A variant that brings its
-own actions needs its own encoding.
+:func:`legal_mask` where such an action is legal. Each kind's ids are
+declared with it (:class:`~calabrasella.actions.ActionKind`), so a kind
+declared like the built-in ones has ids of its own, from 413 on, and the
+action space of a ruleset whose steps list it reaches them.
 
 **Observations.** :func:`observation` turns a :class:`~calabrasella.View`
 into a flat vector of floats of a fixed length for its ruleset
@@ -69,6 +71,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Union
 
+from ._action_kinds import IRREGULAR_CLASSES, declared, watch_kinds
+from ._encoding_moves import exchange_classes
 from ._encoding_observation import (
     OBSERVATION_LAYOUT,
     OBSERVATION_VERSION,
@@ -85,37 +89,8 @@ from ._encoding_views import (
     unseen_cards,
     winning_seat,
 )
-from .actions import (
-    BIDS,
-    CALLS,
-    DISCARDS,
-    DONE,
-    GIVE_BACKS,
-    PASS,
-    PLAYS,
-    RAISES,
-    REVOKES,
-    TAKES,
-    Abandon,
-    Action,
-    Bid,
-    Call,
-    Contract,
-    CustomAction,
-    Discard,
-    Done,
-    Draw,
-    GiveBack,
-    Modifier,
-    OutOfTurn,
-    Pass,
-    Play,
-    Raise,
-    Revoke,
-    Take,
-    TurnStock,
-)
-from .cards import DECK
+from ._memo import keep
+from .actions import Action, CustomAction
 from .errors import IllegalActionError, StateError
 from .rulesets.base import PLAY_TABLE, Ruleset
 from .state import State
@@ -147,51 +122,56 @@ __all__ = [
 ]
 
 
-_CONTRACTS = tuple(Contract)
-_MODIFIERS = tuple(Modifier)
+# Each built-in kind's place in the action space is declared with it (its
+# ``ActionKind.action_id``): the ids of its actions follow one another from there.
+# The tables below follow the declared kinds.
 
-_CALL, _GIVE_BACK, _DISCARD, _TAKE, _PLAY = 8, 48, 88, 128, 168
-_REVOKE, _TURN_STOCK, _ABANDON, _OUT_OF_TURN = 208, 248, 252, 253
-#: The size of the action space of a ruleset that forbids irregularities.
-NUM_REGULAR_ACTIONS = 208
-#: The size of the action space in table mode (``irregularities="record"``).
-NUM_TABLE_ACTIONS = 413
+#: Every action by id (the shared instances), ``None`` where no kind has the id.
+_BY_ID: list[Any] = []
+#: The id of each of those instances, by identity (they live as long as their kind
+#: is declared): the legal actions the engine lists are these, and need no look at
+#: their fields.
+_ID_OF: dict[int, int] = {}
+#: The same, by value (an action the engine did not make).
+_ID_BY_VALUE: dict[Any, int] = {}
+#: The end of the ids of each kind a ruleset's exchange may bring beyond the
+#: built-in space, by class.
+_ENDS: dict[type, int] = {}
+#: The declared classes that have no id, with the reason.
+_NO_ID: dict[type, str] = {}
 
-_ABANDON_ACTION = Abandon()
-_TURN_STOCKS = tuple(TurnStock(s) for s in range(4))
-_OUT_OF_TURNS = tuple(OutOfTurn(s, c) for s in range(4) for c in DECK)
 
-#: Every action by id (the shared instances where the engine has them).
-_BY_ID: tuple[Action, ...] = (
-    PASS,
-    DONE,
-    *(BIDS[c] for c in _CONTRACTS),
-    *(RAISES[m] for m in _MODIFIERS),
-    *CALLS,
-    *GIVE_BACKS,
-    *DISCARDS,
-    *TAKES,
-    *PLAYS,
-    *REVOKES,
-    *_TURN_STOCKS,
-    _ABANDON_ACTION,
-    *_OUT_OF_TURNS,
-)
-assert len(_BY_ID) == NUM_TABLE_ACTIONS
-#: The id of each of those instances, by identity (they live as long as the module):
-#: the legal actions the engine lists are these, and need no look at their fields.
-_ID_OF: dict[int, int] = {id(action): i for i, action in enumerate(_BY_ID)}
+def _id_tables() -> None:
+    by_id: dict[int, Any] = {}
+    _ENDS.clear()
+    _NO_ID.clear()
+    for d in declared():
+        base = d.kind.action_id
+        if base is None or d.instances is None:
+            _NO_ID[d.cls] = (
+                "a chance outcome, not a player's action" if d.kind.chance else "not in the fixed action space"
+            )
+            continue
+        for i, action in enumerate(d.instances):
+            by_id[base + i] = action
+        _ENDS[d.cls] = base + len(d.instances)
+    size = max(by_id, default=-1) + 1
+    _BY_ID[:] = [by_id.get(i) for i in range(size)]
+    _ID_BY_VALUE.clear()
+    _ID_BY_VALUE.update({action: i for i, action in by_id.items()})
+    _ID_OF.clear()
+    _ID_OF.update({id(action): i for i, action in by_id.items()})
+    _SIZES.clear()
 
-_CARD_BASES: dict[type, int] = {
-    Call: _CALL,
-    GiveBack: _GIVE_BACK,
-    Discard: _DISCARD,
-    Take: _TAKE,
-    Play: _PLAY,
-    Revoke: _REVOKE,
-}
-_CONTRACT_IDS = {c: 2 + i for i, c in enumerate(_CONTRACTS)}
-_MODIFIER_IDS = {m: 6 + i for i, m in enumerate(_MODIFIERS)}
+
+# The size of each ruleset's action space met so far, by id (each ruleset kept).
+_SIZES: dict[int, tuple[Ruleset, int]] = {}
+watch_kinds(_id_tables)
+
+#: The size of the action space of a ruleset that forbids irregularities (208).
+NUM_REGULAR_ACTIONS = max(end for cls, end in _ENDS.items() if cls not in IRREGULAR_CLASSES)
+#: The size of the action space in table mode (``irregularities="record"``; 413).
+NUM_TABLE_ACTIONS = max(_ENDS.values())
 
 
 def num_actions(rules: Ruleset) -> int:
@@ -202,7 +182,13 @@ def num_actions(rules: Ruleset) -> int:
         >>> num_actions(cb.CALABRESELLA), num_actions(attrs.evolve(cb.CAVENDISH, irregularities="record"))
         (208, 413)
     """
-    return NUM_TABLE_ACTIONS if rules._play == PLAY_TABLE else NUM_REGULAR_ACTIONS
+    known = _SIZES.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    size = NUM_TABLE_ACTIONS if rules._play == PLAY_TABLE else NUM_REGULAR_ACTIONS
+    for cls in exchange_classes(rules):
+        size = max(size, _ENDS.get(cls, 0))
+    return keep(_SIZES, id(rules), (rules, size), 64)[1]
 
 
 def action_id(action: Action) -> int:
@@ -217,28 +203,18 @@ def action_id(action: Action) -> int:
         >>> action_id(cb.Play("3d")), action_id(cb.Play("4c")), action_id(cb.Bid("solo"))
         (168, 207, 4)
     """
-    cls = action.__class__
-    base = _CARD_BASES.get(cls)
-    if base is not None:
-        return base + action.card.index  # type: ignore[union-attr]
-    if cls is Pass:
-        return 0
-    if cls is Done:
-        return 1
-    if cls is Bid:
-        return _CONTRACT_IDS[action.contract]  # type: ignore[union-attr]
-    if cls is Raise:
-        return _MODIFIER_IDS[action.modifier]  # type: ignore[union-attr]
-    if cls is TurnStock:
-        return _TURN_STOCK + action.seat  # type: ignore[union-attr]
-    if cls is Abandon:
-        return _ABANDON
-    if cls is OutOfTurn:
-        return _OUT_OF_TURN + 40 * action.seat + action.card.index  # type: ignore[union-attr]
-    if cls is Draw:
-        raise IllegalActionError(
-            action, "a chance outcome, not a player's action: it has no action id"
-        )
+    known = _ID_OF.get(id(action))
+    if known is not None:
+        return known
+    try:
+        known = _ID_BY_VALUE.get(action)
+    except TypeError:  # not hashable: no action
+        known = None
+    if known is not None:
+        return known
+    reason = _NO_ID.get(action.__class__)
+    if reason is not None:
+        raise IllegalActionError(action, f"{reason}: it has no action id")
     if isinstance(action, CustomAction):
         raise IllegalActionError(
             action,
@@ -258,9 +234,9 @@ def action_at(action_id: int) -> Action:
         >>> action_at(168), action_at(252)
         (Play(card=Card.parse('3d')), Abandon())
     """
-    if type(action_id) is not int or not 0 <= action_id < NUM_TABLE_ACTIONS:
+    if type(action_id) is not int or not 0 <= action_id < len(_BY_ID) or _BY_ID[action_id] is None:
         raise IllegalActionError(action_id, f"not an action id (0 to {NUM_TABLE_ACTIONS - 1})")
-    return _BY_ID[action_id]
+    return _BY_ID[action_id]  # type: ignore[no-any-return]
 
 
 def _legal(state_or_view: Union[State, View]) -> tuple[Action, ...]:
@@ -329,7 +305,9 @@ def _pick(action_id: Any, legal: Sequence[Action], size: int) -> Action:
             raise IllegalActionError(action_id, "not an action id (an int)") from None
     if not 0 <= action_id < size:
         raise IllegalActionError(action_id, f"not an action id of this ruleset (0 to {size - 1})")
-    wanted: Action = _BY_ID[action_id]
+    wanted: Action | None = _BY_ID[action_id] if action_id < len(_BY_ID) else None
+    if wanted is None:
+        raise IllegalActionError(action_id, f"not an action id of this ruleset (0 to {size - 1})")
     for action in legal:
         if action is wanted:  # the engine's own instance, mostly
             return action

@@ -18,6 +18,7 @@ import random
 from typing import Union
 
 from . import _legal
+from ._action_kinds import ACTION_CLASSES
 from ._auction import _PASS_KEY, position_of
 from ._end import finish
 from ._exchange import apply_exchange, begin_exchange
@@ -49,7 +50,7 @@ _new = object.__new__
 # and the trick after its first card and after its second.
 _PLAY_ENTRIES = tuple(tuple((seat, play) for play in PLAYS) for seat in range(4))
 _LEADS = tuple((c,) for c in range(40))
-_ACTION_CLASSES = frozenset(ACTION_TYPES)  # (a variant's own kinds are subclasses: isinstance)
+_ACTION_CLASSES = ACTION_CLASSES  # the declared kinds (a variant's own are subclasses: isinstance)
 _SECONDS = tuple(tuple((c0, c1) for c1 in range(40)) for c0 in range(40))
 
 

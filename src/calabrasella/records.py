@@ -27,25 +27,9 @@ import attrs
 
 from . import _codec, _pictures, _record_text, _view_codec
 from ._action_json import action_data
+from ._action_kinds import ACTION_CLASSES
 from ._codec import FORMAT, FrozenMap, OptionValue, fail, join, prefixed, quote
-from .actions import (
-    Abandon,
-    Action,
-    Bid,
-    Call,
-    CustomAction,
-    Discard,
-    Done,
-    Draw,
-    GiveBack,
-    OutOfTurn,
-    Pass,
-    Play,
-    Raise,
-    Revoke,
-    Take,
-    TurnStock,
-)
+from .actions import Action, CustomAction
 from .deal import Deal, start
 from .engine import apply
 from .errors import IllegalActionError, RecordError, RulesetError
@@ -84,8 +68,6 @@ MAX_TAG_NAME = 40
 #: Tag names the text form uses for the record's own fields.
 RESERVED_TAGS = ("ruleset", "version", "options", "dealer")
 
-_ACTION_TYPES = (Pass, Done, Bid, Raise, Call, GiveBack, Discard, Take, Play, Draw,
-                 Revoke, OutOfTurn, Abandon, TurnStock)  # fmt: skip
 _RESULT_FIELDS = tuple(f.name for f in attrs.fields(Result))
 
 
@@ -209,7 +191,7 @@ class Record:
         state = start(rules, deal)
         older = self.ruleset_version < type(rules).version
         for i, action in enumerate(self.actions):
-            if type(action) not in _ACTION_TYPES and not isinstance(action, CustomAction):
+            if type(action) not in ACTION_CLASSES and not isinstance(action, CustomAction):
                 fail(f"actions[{i}]", f"not an action: {quote(action)}")
             try:
                 state = apply(state, action)

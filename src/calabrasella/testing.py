@@ -83,21 +83,20 @@ from ._invariants import (
 from ._legal import actor
 from ._rollout import rollout
 from .actions import (
+    BIDS,
+    CALLS,
+    DISCARDS,
+    DONE,
+    GIVE_BACKS,
+    PASS,
+    PLAYS,
+    RAISES,
+    TAKES,
     Abandon,
     Action,
-    Bid,
-    Call,
-    Contract,
-    Discard,
-    Done,
     Draw,
-    GiveBack,
-    Modifier,
-    Pass,
     Play,
-    Raise,
     Revoke,
-    Take,
     TurnStock,
 )
 from .cards import DECK, CardSet
@@ -147,18 +146,11 @@ _SEED_STRIDE = 1_000_003
 _MAX_STEPS = 1_000
 
 # Every action that names no card, and every action that names one card.
-_NO_CARD_ACTIONS: tuple[Action, ...] = (
-    Pass(),
-    Done(),
-    *(Bid(c) for c in Contract),
-    *(Raise(m) for m in Modifier),
-)
-_CARD_ACTIONS: tuple[Action, ...] = tuple(
-    kind(card) for kind in (Play, Discard, Take, Call, GiveBack) for card in DECK
-)
+_NO_CARD_ACTIONS: tuple[Action, ...] = (PASS, DONE, *BIDS.values(), *RAISES.values())
+_CARD_ACTIONS: tuple[Action, ...] = (*PLAYS, *DISCARDS, *TAKES, *CALLS, *GIVE_BACKS)
 _PUT = (Play, Revoke)  # the actions that put a card to the trick
 # Things that are not actions at all.
-_JUNK: tuple[object, ...] = ("Ad", "pass", None, 0, DECK[0], Pass, (0, Pass()))
+_JUNK: tuple[object, ...] = ("Ad", "pass", None, 0, DECK[0], type(PASS), (0, PASS))
 
 
 # The name under which a ConformanceError pickled before the errors moved to errors.py.
@@ -475,15 +467,15 @@ class _DealCheck:
         rng = self.probe_rng
         listed = set(legal)
         phase = state.phase
-        near: list[Action] = [Pass(), Done()]
+        near: list[Action] = [PASS, DONE]
         if phase in (Phase.BIDDING, Phase.RAISING):
             near.extend(_NO_CARD_ACTIONS)
         seat = state.to_move
         if seat is not None and phase in (Phase.PLAYING, Phase.CALLING):
-            kind = Play if phase is Phase.PLAYING else Call
-            near.extend(map(kind, state.hand(seat)))
+            table = PLAYS if phase is Phase.PLAYING else CALLS
+            near.extend(table[card.index] for card in state.hand(seat))
         if phase is Phase.GIVING_BACK and state.called is not None:
-            near.append(GiveBack(state.called))
+            near.append(GIVE_BACKS[state.called.index])
         if phase is Phase.DRAWING:
             near.extend((Draw(state.stock), Draw(CardSet()), Draw(CardSet.of(rng.sample(DECK, 2)))))
         near.append(rng.choice(_NO_CARD_ACTIONS))

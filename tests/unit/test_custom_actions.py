@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
-from calabrasella import _action_json, _codec, _pickle, actions
+from calabrasella import _action_json, _codec, _pickle
 from calabrasella._action_kinds import RESERVED_WORDS, JsonValue
 from calabrasella.actions import PLAYS
 from calabrasella.rulesets.protocol import describe
@@ -137,10 +137,16 @@ def test_a_built_in_word_is_no_kind(word: str) -> None:
 
 def test_the_reserved_words_are_every_built_in_action_word() -> None:
     """Every first word parse_action reads as a built-in action is reserved, and no other."""
-    words = {text.split()[0] for text in actions._NO_ARGUMENT}
-    words |= {verb.split()[0] for verb in actions._ONE_CARD}
-    words |= {"bid", "raise", "draw", "seat"}  # bid <contract>, raise <m>, draw <cards>, seat <n> ...
-    words |= {c.value for c in cb.Contract} | {m.value for m in cb.Modifier}  # written alone
+    # The first word of each built-in text form, and the bids and raises written alone.
+    forms = [
+        "pass", "done", "abandon", "bid solo", "raise dividete", "call 3c", "give back 3c",
+        "giveback 3c", "give_back 3c", "discard 3c", "take 3c", "play 3c", "revoke 3c",
+        "draw 3c", "seat 1 turns the stock", "seat 1 plays 3c out of turn",
+        *(c.value for c in cb.Contract), *(m.value for m in cb.Modifier),
+    ]  # fmt: skip
+    for text in forms:
+        assert not isinstance(cb.parse_action(text), cb.CustomAction)
+    words = {text.split()[0] for text in forms}
     assert words == set(RESERVED_WORDS)
 
 

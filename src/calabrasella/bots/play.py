@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import random
-import typing
 from collections.abc import Callable, Sequence
 from typing import Union
 
 import calabrasella as cb
 
+from ..actions import is_action
 from ..errors import IllegalActionError
 from .base import Bot, BotError, as_rng
 
@@ -97,7 +97,7 @@ def _play_deal(
             continue
         bot = bots[seat]
         action = bot.choose(state.view(seat))
-        if not isinstance(action, _ACTION_TYPES):
+        if not is_action(action):
             raise BotError(
                 f"the bot of seat {seat}, {_bot_label(bot)}, returned {action!r}, not an action"
                 + _in(where, seat, rng)
@@ -142,5 +142,3 @@ def _bot_label(bot: object) -> str:
         return kind.__qualname__
     return f"{module}.{kind.__qualname__}"
 
-
-_ACTION_TYPES = typing.get_args(cb.Action)

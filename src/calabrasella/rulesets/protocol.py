@@ -13,22 +13,8 @@ import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Optional
 
-from ..actions import (
-    Action,
-    Bid,
-    Call,
-    Contract,
-    CustomAction,
-    Discard,
-    Done,
-    Draw,
-    GiveBack,
-    Modifier,
-    Pass,
-    Play,
-    Raise,
-    Take,
-)
+from .._action_kinds import DESCRIPTIONS
+from ..actions import Action, Contract, CustomAction, Modifier
 from ..cards import Card, CardSet, _cardset
 from ..errors import IllegalActionError, RulesetError
 from ..phases import Phase
@@ -687,18 +673,8 @@ def wrong_kind(work: Work, action: object, expected: str) -> IllegalActionError:
     return IllegalActionError(action, f"{who} is to {expected}, not to {describe(action)}")
 
 
-_DESCRIPTIONS: dict[type, str] = {
-    Pass: "pass",
-    Bid: "bid",
-    Play: "play a card",
-    Done: "stop",
-    Call: "call a card",
-    GiveBack: "give back a card",
-    Discard: "discard",
-    Take: "take a card",
-    Raise: "raise",
-    Draw: "draw cards",
-}
+# Each declared kind's description (its declaration's ``description``), by class.
+_DESCRIPTIONS: dict[type, str] = DESCRIPTIONS
 
 
 def describe(action: object) -> str:
