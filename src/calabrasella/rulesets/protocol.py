@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Optional
 
 from .._action_kinds import DESCRIPTIONS
-from ..actions import Action, Contract, CustomAction, Modifier
+from ..actions import Action, Call, Contract, CustomAction, Draw, GiveBack, Modifier
 from ..cards import Card, CardSet, _cardset
 from ..errors import IllegalActionError, RulesetError
 from ..phases import Phase
