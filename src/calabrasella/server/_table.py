@@ -1,8 +1,13 @@
-"""One table: seats, deals, views, the move clock, the server's bot, and what is saved."""
+"""One table: seats, deals, views, the move clock, the server's bot, and what is saved.
+
+What a table saves (its settings, the deal in progress, each finished deal's
+record, the ledger) is written through :mod:`._store`; a save that fails is
+told once and tried again until it is written."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hmac
 import random
 import secrets
@@ -12,7 +17,7 @@ from typing import Any
 
 import calabrasella as cb
 
-from . import _saving, _store
+from . import _store
 from ._clock import Clocks
 from ._conn import Bucket, Connection, LineTooLong, Link, Seat, StreamLink
 from ._protocol import (
@@ -112,7 +117,8 @@ class Table:
         self._closing = False
         self._resumed = False
         self._unsaved: dict[str, Callable[[Path], None]] = {}
-        self._told: set[str] = set()
+        self._told: set[tuple[str, int | None]] = set()  # the causes of failed saves told
+        self._failed: set[str] = set()  # what could not be saved, until it is
         self._save_timer: asyncio.TimerHandle | None = None
 
     # --- the life of the table -----------------------------------------------------
@@ -140,7 +146,7 @@ class Table:
             now = self._now()
             for seat in self.seats:
                 seat.left_at = now
-        _saving.save_table(self)
+        self._save_table()
         if self.state is None and all(seat.taken for seat in self.seats):
             self._start_deal()
         self._advance()
@@ -153,7 +159,7 @@ class Table:
         """Stop listening, close every connection and wait for their handlers to end."""
         self._closing = True
         self._cancel_timer()
-        _saving.retry_saves(self)  # one last try of whatever could not be saved
+        self._retry_saves()  # one last try of whatever could not be saved
         if self._save_timer is not None:
             self._save_timer.cancel()
             self._save_timer = None
@@ -363,7 +369,7 @@ class Table:
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} sits at seat {seat.number}" + (" again" if token is not None else ""))
         self._announce()
-        _saving.save_table(self)
+        self._save_table()
         if self.state is not None:
             conn.send(self._view_message(seat.number))
         elif all(s.taken for s in self.seats):
@@ -493,7 +499,7 @@ class Table:
         self.clocks.charge(self._now())  # whatever move was under way is over
         self.state = state
         if not state.is_over:  # a finished deal is saved with the ledger
-            _saving.try_save(self, "the deal in progress", lambda folder: _store.write_atomic(
+            self._try_save("the deal in progress", lambda folder: _store.write_atomic(
                 folder / "deal.json", cb.to_json(state)))  # fmt: skip
         for seat in self.seats:
             if seat.conn is not None:
@@ -580,7 +586,7 @@ class Table:
         totals = list(self.match.totals)
         if self.on_finished is not None:
             self.on_finished(state)
-        _saving.save_finished(self, state, number)
+        self._save_finished(state, number)
         self._broadcast({"type": "over", "deal": number, "result": cb.to_data(state.result),
                          "summary": describe(state.result), "totals": totals})  # fmt: skip
         payments = " ".join(f"{p:+d}" for p in state.result.payments)
@@ -604,9 +610,107 @@ class Table:
         self.clocks.reset()
         self.seats = self._new_seats()
         self.match = cb.Match(rules=self.rules, deals=self.deals)
-        _saving.try_save(self, "the new match", lambda folder: _saving.write_new_match(self, folder))
-        _saving.save_table(self)
+        self._try_save("the new match", self._write_new_match)
+        self._save_table()
         if self.matches is not None and self.matches_played >= self.matches:
             self.done.set()
         elif all(seat.bot for seat in self.seats):
             self._start_deal()
+
+    # --- saving -------------------------------------------------------------------
+
+    def _try_save(self, what: str, save: Callable[[Path], None]) -> None:
+        """Save with ``save(folder)``; a failure is logged, told to the players, and retried.
+
+        What could not be saved is tried again before each later save and
+        every :attr:`SAVE_RETRY` seconds until it is written (a newer save
+        of the same file takes the older one's place); nothing is raised.
+        """
+        if self.save_dir is None:
+            return
+        self._unsaved.pop(what, None)
+        self._unsaved[what] = save  # last: the files are tried in the order they were meant
+        self._retry_saves()
+
+    def _retry_saves(self) -> None:
+        if self._save_timer is not None:
+            self._save_timer.cancel()
+            self._save_timer = None
+        folder = self.save_dir
+        if folder is None:
+            return
+        for what, save in list(self._unsaved.items()):
+            try:
+                save(folder)
+            except (OSError, ValueError, cb.CalabrasellaError) as error:
+                self._failed.add(what)
+                # told once for each cause until every file is saved: the error's text
+                # names a temporary file of its own each time, so it is not the cause
+                cause = (type(error).__name__, getattr(error, "errno", None))
+                if cause not in self._told:
+                    self._told.add(cause)
+                    text = f"could not save {what}: {error}"
+                    self.save_errors.append(text)
+                    self.log(f"error: {text}")
+                    self._broadcast({"type": "notice", "code": "save_failed",
+                                     "message": f"the server {text}; the table goes on and "
+                                                "tries again"})  # fmt: skip
+                continue
+            del self._unsaved[what]
+            if what in self._failed:
+                self._failed.discard(what)
+                self.log(f"saved {what} after all")
+        if not self._unsaved:
+            self._told.clear()
+            self._failed.clear()
+        elif not self._closing:
+            loop = asyncio.get_running_loop()
+            self._save_timer = loop.call_later(self.SAVE_RETRY, self._retry_saves)
+
+    def _save_table(self) -> None:
+        seats = [None if s.bot or s.token is None else {"name": s.name, "token": s.token}
+                 for s in self.seats]  # fmt: skip
+        settings = {
+            "version": _store.TABLE_VERSION,
+            "deals": self.deals,
+            "matches": self.matches,
+            "matches_played": self.matches_played,
+            "seed": self.seed,
+            "grace": self.grace,
+            "move_time": self.move_time,
+            "match_time": self.match_time,
+            "banks": self.clocks.banks,
+            "bots": sorted(self.bot_seats),
+            "seats": seats,
+        }
+        self._try_save("the table", lambda folder: _store.write_atomic(
+            folder / "table.json", _store.dumps(settings)))  # fmt: skip
+        if self.match.deals_played == 0 and self.state is None:
+            self._try_save("the ledger", lambda folder: _store.write_atomic(
+                folder / "ledger.json", cb.to_json(self.match)))  # fmt: skip
+
+    def _write_new_match(self, folder: Path) -> None:
+        (folder / "deal.json").unlink(missing_ok=True)
+
+    def _save_finished(self, state: cb.State, number: int) -> None:
+        match = f"match{self.matches_played + 1:03d}"
+        tags = {
+            "event": "calabrasella table server",
+            "date": datetime.date.today().isoformat(),
+            "round": f"{self.matches_played + 1}.{number}",
+            "players": ", ".join(s.name or "?" for s in self.seats),
+        }
+
+        def record(folder: Path) -> None:
+            text = cb.to_json(cb.Record.from_state(state, tags=tags), indent=2) + "\n"
+            _store.write_atomic(folder / f"{match}-deal{number:03d}.json", text)
+
+        def ledger(folder: Path) -> None:
+            text = cb.to_json(self.match)
+            _store.write_atomic(folder / "ledger.json", text)
+            _store.write_atomic(folder / f"{match}-ledger.json", text)
+
+        self._try_save(f"deal {number}'s record (match {self.matches_played + 1})", record)
+        self._try_save("the ledger", ledger)
+        if self.clocks.banks is not None:
+            self._save_table()  # the banks as they stand after the deal
