@@ -32,7 +32,7 @@ from ._protocol import (
     read_position,
     read_token,
 )
-from ._public import public_view_data
+from ._public import places_data, public_view_data
 
 
 class Table:
@@ -109,6 +109,8 @@ class Table:
         self.save_errors: list[str] = []
         self.done = asyncio.Event()
         self.port = 0
+        #: Told to the table's players and spectators: it opens the analyses of its deals.
+        self.analysis_key = secrets.token_hex(16)
         self._system = random.SystemRandom()
         self._server: asyncio.Server | None = None
         self._timer: asyncio.Handle | None = None
@@ -254,7 +256,8 @@ class Table:
         """
         conn = Connection(link, self.limits)
         if self._closing or not self.room_for(conn.host):
-            conn.error("busy", "the server has no room for another connection; try later")
+            conn.error("busy", "the table is full: it has no room for another connection; "
+                       "try later")  # fmt: skip
             conn.close()
             return
         conn.task = asyncio.current_task()
@@ -283,12 +286,12 @@ class Table:
                     break
                 if not line:
                     break
+                pause = bucket.wait(loop.time())  # every line, a blank one too, takes its turn
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                if conn.dropped is not None:
+                    break
                 if line.strip():
-                    pause = bucket.wait(loop.time())
-                    if pause > 0:
-                        await asyncio.sleep(pause)
-                    if conn.dropped is not None:
-                        break
                     self._receive(conn, line)
                 await asyncio.sleep(0)  # one line per turn of the loop: nobody holds it
         finally:
@@ -339,7 +342,7 @@ class Table:
         if conn.seat is not None or conn in self.spectators:
             raise ProtocolError("already_seated", "you said hello already")
         if self.done.is_set():
-            raise ProtocolError("closed", "the server has played its matches")
+            raise ProtocolError("closed", "the table has closed: it has played its matches")
         name = read_name(message.get("name"))
         if message.get("spectate") is True:
             self._spectate(conn, name)
@@ -365,7 +368,7 @@ class Table:
         seat.name, seat.conn, conn.seat = name, conn, seat
         conn.send({"type": "welcome", "seat": seat.number, "name": seat.name, "token": seat.token,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
-                   "match_time": self.match_time,
+                   "match_time": self.match_time, "analysis_key": self.analysis_key,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} sits at seat {seat.number}" + (" again" if token is not None else ""))
         self._announce()
@@ -376,11 +379,22 @@ class Table:
             self._start_deal()
         self._advance()
 
+    def spectator_room(self) -> int:
+        """Spectators at most: the connection cap less two connections a seat.
+
+        Spectators never take the last connections, so a player can always come
+        back to its seat (with its token) whatever the spectators do.
+        """
+        return max(0, self.limits.max_connections - 2 * len(self.seats))
+
     def _spectate(self, conn: Connection, name: str) -> None:
+        if len(self.spectators) >= self.spectator_room():
+            raise ProtocolError("full", f"the table is full: {len(self.spectators)} spectators "
+                                "already watch; try later")  # fmt: skip
         self.spectators.add(conn)
         conn.send({"type": "welcome", "seat": None, "name": name, "spectator": True,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
-                   "match_time": self.match_time,
+                   "match_time": self.match_time, "analysis_key": self.analysis_key,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} watches")
         conn.send(self._table_message())
@@ -493,7 +507,7 @@ class Table:
         else:
             view = public if public is not None else public_view_data(self.state)
         return {"type": "view", "deal": deal, "turn": turn, "clock": clock, "banks": banks,
-                "view": view}
+                "view": view, "places": places_data(self.state, seat)}
 
     def _set_state(self, state: cb.State) -> None:
         self.clocks.charge(self._now())  # whatever move was under way is over
@@ -596,8 +610,9 @@ class Table:
             return
         self.matches_played += 1
         names = [s.name for s in self.seats]
+        closed = self.matches is not None and self.matches_played >= self.matches
         self._broadcast({"type": "match_over", "deals": number, "totals": totals,
-                         "players": names, "seed": self.seed})  # fmt: skip
+                         "players": names, "seed": self.seed, "closed": closed})  # fmt: skip
         self.log("totals: " + ", ".join(f"{n} {t:+d}" for n, t in zip(names, totals)))
         for seat in self.seats:
             if seat.conn is not None:
@@ -612,7 +627,7 @@ class Table:
         self.match = cb.Match(rules=self.rules, deals=self.deals)
         self._try_save("the new match", self._write_new_match)
         self._save_table()
-        if self.matches is not None and self.matches_played >= self.matches:
+        if closed:
             self.done.set()
         elif all(seat.bot for seat in self.seats):
             self._start_deal()
