@@ -122,7 +122,13 @@ def test_the_page_offers_the_analysis_after_the_deal_in_chromium(tmp_path: Path)
         chart = browser.js(session, "(() => { const i = document.getElementById('analysis-chart');"
                                     " return [i.naturalWidth, i.getBoundingClientRect().width,"
                                     " i.src]; })()")  # fmt: skip
-        assert chart[0] > 0 and chart[1] > 100 and chart[2].endswith("/analysis/1.svg")
+        assert chart[0] > 0 and chart[1] > 100
+        assert chart[2].endswith("/analysis/1.svg?key=" + table.analysis_key)
+        # the chart calls the seats by the names the page uses
+        text = browser.pipe.call("Runtime.evaluate", session, awaitPromise=True, returnByValue=True,
+                                 expression="fetch(document.getElementById('analysis-chart')"
+                                            ".src).then((r) => r.text())")["result"]["value"]  # fmt: skip
+        assert "ann" in text and "bot 1" in text and "seat 0" not in text
         shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
         shots.mkdir(parents=True, exist_ok=True)
         browser.js(session, "document.getElementById('analysis').scrollIntoView()")

@@ -92,6 +92,8 @@ def test_the_page_its_files_and_the_edges_of_http() -> None:
             face = await raw_http(port, get("/card/Ad.svg"))
             assert status(face) == 200 and b"<svg" in face and b"image/svg+xml" in face
             assert status(await raw_http(port, get("/card/back.svg"))) == 200
+            icon = await raw_http(port, get("/favicon.ico"))  # no 404 in the console on each load
+            assert status(icon) == 200 and b"image/svg+xml" in icon
             assert status(await raw_http(port, get("/card/Zz.svg"))) == 404
             assert status(await raw_http(port, b"GARBAGE\r\n\r\n")) == 400
             # a WebSocket opened from another site's page is refused (DNS rebinding, CSRF)

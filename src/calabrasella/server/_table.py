@@ -369,6 +369,7 @@ class Table:
         conn.send({"type": "welcome", "seat": seat.number, "name": seat.name, "token": seat.token,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
                    "match_time": self.match_time, "analysis_key": self.analysis_key,
+                   "stock_name": self.rules.terms.stock,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} sits at seat {seat.number}" + (" again" if token is not None else ""))
         self._announce()
@@ -395,6 +396,7 @@ class Table:
         conn.send({"type": "welcome", "seat": None, "name": name, "spectator": True,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
                    "match_time": self.match_time, "analysis_key": self.analysis_key,
+                   "stock_name": self.rules.terms.stock,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} watches")
         conn.send(self._table_message())

@@ -400,7 +400,7 @@ class WebTable:
             return Response("no such finished deal\n", 404, media_type="text/plain",
                             headers=SECURITY)  # fmt: skip
         try:
-            picture = await self.analyst.picture(state)
+            picture = await self.analyst.picture(state, self.finished.names.get((name, int(number)), ()))
         except asyncio.TimeoutError:
             return Response("the analysis took too long\n", 503, media_type="text/plain",
                             headers=SECURITY)  # fmt: skip
