@@ -474,6 +474,8 @@ class WebTable:
             return True
 
         class Guarded(H11Protocol):
+            _head_timer: asyncio.TimerHandle | None = None
+
             def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
                 super().connection_made(transport)
                 host = self.client[0] if self.client else "unknown"
@@ -486,8 +488,10 @@ class WebTable:
 
             def _head_due_after(self, scope: object) -> None:
                 """Each request's head is due ``open_timeout`` after the connection is free for it."""
+                if self._head_timer is not None:
+                    self._head_timer.cancel()
                 loop = asyncio.get_running_loop()
-                loop.call_later(web.open_timeout, self._head_due, scope)
+                self._head_timer = loop.call_later(web.open_timeout, self._head_due, scope)
 
             def _head_due(self, scope: object) -> None:
                 if getattr(self, "scope", None) is scope and self.transport.get_protocol() is self:
@@ -512,12 +516,18 @@ class WebTable:
 
             def connection_lost(self, exc: Exception | None) -> None:
                 web._open.pop(self.transport, None)
+                if self._head_timer is not None:  # a cancelled timer lets the connection go
+                    self._head_timer.cancel()
+                    self._head_timer = None
                 super().connection_lost(exc)
 
         class GuardedSocket(WebSocketsSansIOProtocol):
+            _handshake_timer: asyncio.TimerHandle | None = None
+
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
-                asyncio.get_running_loop().call_later(web.open_timeout, self._handshake_due)
+                loop = asyncio.get_running_loop()
+                self._handshake_timer = loop.call_later(web.open_timeout, self._handshake_due)
 
             def _handshake_due(self) -> None:
                 if not self.handshake_complete and not self.transport.is_closing():
@@ -529,6 +539,9 @@ class WebTable:
 
             def connection_lost(self, exc: Exception | None) -> None:
                 web._open.pop(self.transport, None)
+                if self._handshake_timer is not None:
+                    self._handshake_timer.cancel()
+                    self._handshake_timer = None
                 super().connection_lost(exc)
 
         return Guarded, GuardedSocket
