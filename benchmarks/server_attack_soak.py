@@ -97,7 +97,7 @@ async def upgraded(port: int, rcvbuf: int | None = None) -> tuple[asyncio.Stream
     return reader, writer
 
 
-async def ping_flood(port: int, _table: int, until: float, counts: dict[str, int]) -> None:
+async def ping_flood(port: int, _table: int, until: float, counts: dict[str, int], n: int) -> None:
     pings = frame(0x9, b"p" * 125) * 200
     while time.monotonic() < until:
         try:
@@ -117,7 +117,7 @@ async def ping_flood(port: int, _table: int, until: float, counts: dict[str, int
             writer.transport.abort()
 
 
-async def bad_upgrades(port: int, _table: int, until: float, counts: dict[str, int]) -> None:
+async def bad_upgrades(port: int, _table: int, until: float, counts: dict[str, int], n: int) -> None:
     request = (b"POST /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n" + UPGRADE
                + b"\r\nhello")  # fmt: skip
     while time.monotonic() < until:
@@ -131,7 +131,7 @@ async def bad_upgrades(port: int, _table: int, until: float, counts: dict[str, i
             counts["unanswered"] += 1
 
 
-async def slow_heads(port: int, _table: int, until: float, counts: dict[str, int]) -> None:
+async def slow_heads(port: int, _table: int, until: float, counts: dict[str, int], n: int) -> None:
     first = b"GET /static/style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     second = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + b"a" * 200 + b"\r\n\r\n"
     while time.monotonic() < until:
@@ -163,16 +163,16 @@ async def slow_heads(port: int, _table: int, until: float, counts: dict[str, int
             await asyncio.sleep(0.1)
 
 
-async def blank_lines(port: int, table: int, until: float, counts: dict[str, int]) -> None:
+async def blank_lines(port: int, table: int, until: float, counts: dict[str, int], n: int) -> None:
     lines = b"\n" * 4096
     empties = frame(0x1, b"") * 2048
-    tcp = True
+    tcp = n % 2 == 0  # half the attackers at the table's TCP port, half as tabs
     while time.monotonic() < until:
         try:
             if tcp:
-                reader, writer = await asyncio.open_connection("127.0.0.1", table)
+                _, writer = await asyncio.open_connection("127.0.0.1", table)
             else:
-                reader, writer = await upgraded(port)
+                _, writer = await upgraded(port)
         except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError):
             counts["refused"] += 1
             await asyncio.sleep(0.1)
@@ -181,12 +181,11 @@ async def blank_lines(port: int, table: int, until: float, counts: dict[str, int
             while time.monotonic() < until:
                 writer.write(lines if tcp else empties)
                 await asyncio.wait_for(writer.drain(), max(0.01, until - time.monotonic()))
-                counts["sent"] += 1
+                counts["tcp blocks" if tcp else "ws blocks"] += 1
         except (OSError, asyncio.TimeoutError):
             pass
         finally:
             writer.transport.abort()
-        tcp = not tcp
 
 
 async def page_time(port: int) -> float:
@@ -215,7 +214,7 @@ async def soak(pid: int, table: int, port: int, args: argparse.Namespace) -> lis
             cpu = cpu_seconds(pid)
             until = time.monotonic() + args.seconds
             await asyncio.wait_for(
-                asyncio.gather(*(RUN[attack](port, table, until, counts) for _ in range(args.clients))),
+                asyncio.gather(*(RUN[attack](port, table, until, counts, n) for n in range(args.clients))),
                 args.seconds + 30,
             )
             used = cpu_seconds(pid) - cpu

@@ -416,3 +416,69 @@ def test_the_page_after_a_full_table_with_a_seat_in_its_address_and_when_the_ser
         with contextlib.suppress(Exception):
             loop.do(stop_all())
         loop.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+def test_the_page_s_words_a_seat_that_is_not_a_number_and_a_spectator_s_page(tmp_path: Path) -> None:
+    """A seat "x" is refused as seat 7 is; a join that succeeds clears the reason; a spectator
+    has no hand nor moves; a declined raise reads "no raise"; a void deal's line says it once."""
+    loop = Loop()
+    browser = Browser(tmp_path)
+    table = Table(cb.CALABRESELLA, deals=1, bots=(1, 2), seed=3, move_time=None)
+    page: list[WebTable] = []
+
+    async def start() -> int:
+        await table.start()
+        page.append(WebTable(table))
+        return await page[0].start()
+
+    async def stop() -> None:
+        await table.close()
+        await page[0].close()
+
+    try:
+        port = loop.do(start())
+        seven = browser.open(f"http://127.0.0.1:{port}/?name=ann&seat=7")
+        browser.until(seven, "document.getElementById('join-error').textContent !== ''")
+        letter = browser.open(f"http://127.0.0.1:{port}/?name=ann&seat=x")
+        browser.until(letter, "document.getElementById('join-error').textContent !== ''")
+        said = [browser.js(s, "document.getElementById('join-error').textContent") for s in (seven, letter)]
+        assert said[0] == said[1] and "seat number 0..2" in said[0], said
+        # the same page sits down at seat 0: the reason goes
+        browser.js(letter, "document.getElementById('seat').value = '0';"
+                           " document.getElementById('join').requestSubmit()")  # fmt: skip
+        browser.until(letter, "document.getElementById('status').textContent === 'seat 0'")
+        assert browser.js(letter, "document.getElementById('join-error').textContent") == ""
+        assert browser.js(letter, "document.getElementById('mine').hidden") is False
+        watcher = browser.open(f"http://127.0.0.1:{port}/?name=eve&spectate=1")
+        browser.until(watcher, "document.getElementById('status').textContent === 'watching'")
+        browser.until(watcher, "state.view !== null")
+        assert browser.js(watcher, "document.getElementById('mine').hidden") is True
+        words = browser.js(letter, """(() => [
+          describeEntry([1, 'pass'], [1, 'bid solissimo']),
+          describeEntry([2, 'pass'], [1, 'bid solo']),
+          moveLabel('pass', ['pass', 'raise dividete', 'raise scegliete']),
+          moveLabel('raise dividete', ['pass', 'raise dividete', 'raise scegliete']),
+          moveLabel('raise scegliete', ['pass', 'raise dividete', 'raise scegliete']),
+          moveLabel('pass', ['pass', 'bid chiamo']),
+        ])()""")
+        assert words[0] == "bot 1: no raise" and words[1] == "bot 2: pass", words
+        assert words[2] == "no raise" and words[5] == "pass", words
+        assert "two cards of the monte unseen" in words[3] and "turned face up" in words[4]
+        line = browser.js(letter, """(() => {
+          showResult({deal: 1, summary: 'all passed: void', result: {void: true, declarer: null,
+                      notes: ['everybody passed: the deal is void'], payments: [0, 0, 0]}});
+          const one = document.getElementById('result').textContent;
+          showResult({deal: 2, summary: 'seat 1 solo 40-20 won', result: {void: false, declarer: 1,
+                      notes: ['he wins 4 from each'], payments: [-4, 8, -4]}});
+          return [one, document.getElementById('result').textContent];
+        })()""")
+        assert line[0] == "deal 1: everybody passed: the deal is void \u2014 ann 0, bot 1 0, bot 2 0"
+        assert line[1] == ("deal 2: bot 1 solo 40-20 won: bot 1 wins 4 from each"
+                           " \u2014 ann -4, bot 1 +8, bot 2 -4")  # fmt: skip
+    finally:
+        browser.close()
+        with contextlib.suppress(Exception):
+            loop.do(stop())
+        loop.stop()

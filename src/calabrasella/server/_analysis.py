@@ -131,7 +131,7 @@ class Analyst:
             text = cb.to_json(cb.Record.from_state(state))
             running = asyncio.ensure_future(
                 loop.run_in_executor(self._pool, analysis_picture, text, self.max_nodes,
-                                     tuple(names))  # fmt: skip
+                                     tuple(names))
             )
             self._running[key] = running
             running.add_done_callback(lambda _: self._finish(key, state, running))
