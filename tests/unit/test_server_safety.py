@@ -280,15 +280,14 @@ def test_a_save_refused_with_a_new_file_name_each_time_is_told_once(
 ) -> None:
     """Permission denied names the temporary file, new at each save: still one notice and one line."""
     import itertools
-
-    from calabrasella.server import _store
+    import tempfile
 
     names = itertools.count()
 
     def refused(*args: Any, **kwargs: Any) -> Any:
         raise PermissionError(13, "Permission denied", str(tmp_path / f".table.json.{next(names)}.tmp"))
 
-    monkeypatch.setattr(_store.tempfile, "mkstemp", refused)
+    monkeypatch.setattr(tempfile, "mkstemp", refused)  # the table's atomic writes make one
     lines: list[str] = []
 
     async def scenario() -> tuple[Watched, list[Any]]:

@@ -294,6 +294,7 @@ class WebTable:
         message_bytes: int = 8192,
         close_timeout: float = 5.0,
         output_bytes: int = 1 << 20,
+        queued_messages: int = 1024,
         forwarded_allow_ips: Iterable[str] = (),
     ) -> None:
         """Put the page in front of ``target``.
@@ -319,6 +320,9 @@ class WebTable:
             output_bytes: A connection whose unsent output passes this many
                 bytes is dropped, whatever wrote it (messages, or pongs to a
                 flood of pings).
+            queued_messages: A tab with more messages received and not yet
+                read by the table is dropped (it sends far faster than the
+                rate limit: thousands of tiny messages in one packet).
             forwarded_allow_ips: The addresses of trusted reverse proxies
                 (uvicorn's ``forwarded_allow_ips``; ``"*"``: any). A request
                 from one of them is taken to come from the address its
@@ -337,6 +341,7 @@ class WebTable:
         self.message_bytes = message_bytes
         self.close_timeout = close_timeout
         self.output_bytes = output_bytes
+        self.queued_messages = queued_messages
         self.proxies = [*forwarded_allow_ips]
         self.port = 0
         self.refused = 0
@@ -535,6 +540,11 @@ class WebTable:
 
             def data_received(self, data: bytes) -> None:
                 super().data_received(data)
+                if self.queue.qsize() > web.queued_messages and not self.transport.is_closing():
+                    while not self.queue.empty():  # what it queued goes with it
+                        self.queue.get_nowait()
+                    self.transport.abort()
+                    return
                 too_much_output(self.transport)
 
             def connection_lost(self, exc: Exception | None) -> None:

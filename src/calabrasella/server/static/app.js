@@ -252,6 +252,7 @@ function drawLedger(final) {
     rows.push(sum);
   }
   $("ledger").replaceChildren(...rows);
+  $("ledger-empty").hidden = rows.length > 0;
 }
 
 function notice(text, kind) {
