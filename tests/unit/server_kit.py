@@ -78,6 +78,14 @@ def check_view(server: Any, seat: int, message: Message) -> cb.State:
         text for text in message["view"]["legal_actions"] if not text.startswith("call ")
     ]}  # fmt: skip
     assert cards_in(shown) <= known, (seat, cards_in(shown) - known)
+    # the places (the stock now, each seat's discards) show only cards the seat may know,
+    # and as many cards as lie there
+    places = message.get("places", [])
+    assert cards_in(places) <= known, (seat, cards_in(places) - known)
+    laid = sum(len(p["shown"]) + p["face_down"] for p in places)
+    played = sum(len(cards) for cards in state.view(seat).cards_played)
+    held = sum(state.view(seat).hand_sizes)
+    assert laid + played + held == len(cb.DECK), (laid, played, held)
     return state
 
 

@@ -82,7 +82,8 @@ def test_three_bot_clients_play_a_match_each_seeing_only_its_views(
         assert outcome.totals == totals
         check_views_in_order(server, seat, outcome.messages)
         assert outcome.messages[-1] == {"type": "match_over", "deals": 3, "totals": totals,
-                                        "players": ["p0", "p1", "p2"], "seed": 5}  # fmt: skip
+                                        "players": ["p0", "p1", "p2"], "seed": 5,
+                                        "closed": True}  # fmt: skip
     if choose is bold:  # the server resolved dividete's draw, and each seat saw only its part
         assert any(isinstance(a, cb.Draw) for s in server.finished for _, a in s.history)
     paths = sorted(tmp_path.glob("match001-deal*.json"))

@@ -32,16 +32,19 @@ def test_a_finished_deal_s_analysis_is_a_chart() -> None:
         async with serving(table) as (_, page, port):
             page.analyst.max_nodes = SMALL
             await until(lambda: page.finished.get("", 1) is not None)
-            answer = await raw_http(port, get("/analysis/1.svg"), wait=60)
+            assert status(await raw_http(port, get("/analysis/1.svg"))) == 403  # no key
+            assert status(await raw_http(port, get("/analysis/1.svg?key=" + "0" * 32))) == 403
+            key = "?key=" + table.analysis_key
+            answer = await raw_http(port, get("/analysis/1.svg" + key), wait=60)
             assert status(answer) == 200 and b"image/svg+xml" in answer
             root = ET.fromstring(body(answer))
             assert root.tag == "{http://www.w3.org/2000/svg}svg"
             assert b"Units lost trick by trick" in body(answer)
-            again = await raw_http(port, get("/analysis/1.svg"), wait=10)  # kept: no new search
+            again = await raw_http(port, get("/analysis/1.svg" + key), wait=10)  # kept
             assert body(again) == body(answer)
-            for path in ("/analysis/7.svg", "/analysis/x.svg", "/analysis/1.svg?table=other",
-                         "/analysis/" + "9" * 5000 + ".svg"):  # fmt: skip
-                assert status(await raw_http(port, get(path))) == 404, path
+            for path in ("/analysis/7.svg", "/analysis/x.svg", "/analysis/" + "9" * 5000 + ".svg"):
+                assert status(await raw_http(port, get(path + key))) == 404, path
+            assert status(await raw_http(port, get("/analysis/1.svg" + key + "&table=x"))) == 403
 
     run(scenario(), limit=120)
 
@@ -56,10 +59,13 @@ def test_behind_a_lobby_the_table_is_named() -> None:
         port = await page.start()
         try:
             await until(lambda: page.finished.get("b", 1) is not None)
-            answer = await raw_http(port, get("/analysis/1.svg?table=b"), wait=60)
+            a, b = (lobby.tables[name].analysis_key for name in "ab")
+            answer = await raw_http(port, get(f"/analysis/1.svg?table=b&key={b}"), wait=60)
             assert status(answer) == 200 and ET.fromstring(body(answer)).tag.endswith("svg")
-            for path in ("/analysis/1.svg", "/analysis/1.svg?table=a"):  # no deal over there
-                assert status(await raw_http(port, get(path))) == 404, path
+            # table b's key opens only table b's deals
+            assert status(await raw_http(port, get(f"/analysis/1.svg?table=a&key={b}"))) == 403
+            assert status(await raw_http(port, get(f"/analysis/1.svg?key={a}"))) == 403  # no table
+            assert status(await raw_http(port, get(f"/analysis/1.svg?table=a&key={a}"))) == 404
         finally:
             await lobby.close()
             await page.close()
@@ -75,7 +81,8 @@ def test_nothing_is_served_while_the_deal_is_played() -> None:
             await ws.send(json.dumps({"type": "hello", "name": "ann", "seat": 0}))
             await next_of(ws, "view")  # seat 0 sits and does not move: the deal waits
             assert table.state is not None and not table.state.is_over
-            assert status(await raw_http(port, get("/analysis/1.svg"))) == 404
+            key = table.analysis_key
+            assert status(await raw_http(port, get("/analysis/1.svg?key=" + key))) == 404
             assert page.finished.deals == {}
             await ws.close()
 
@@ -115,7 +122,13 @@ def test_the_page_offers_the_analysis_after_the_deal_in_chromium(tmp_path: Path)
         chart = browser.js(session, "(() => { const i = document.getElementById('analysis-chart');"
                                     " return [i.naturalWidth, i.getBoundingClientRect().width,"
                                     " i.src]; })()")  # fmt: skip
-        assert chart[0] > 0 and chart[1] > 100 and chart[2].endswith("/analysis/1.svg")
+        assert chart[0] > 0 and chart[1] > 100
+        assert chart[2].endswith("/analysis/1.svg?key=" + table.analysis_key)
+        # the chart calls the seats by the names the page uses
+        text = browser.pipe.call("Runtime.evaluate", session, awaitPromise=True, returnByValue=True,
+                                 expression="fetch(document.getElementById('analysis-chart')"
+                                            ".src).then((r) => r.text())")["result"]["value"]  # fmt: skip
+        assert "ann" in text and "bot 1" in text and "seat 0" not in text
         shots = Path(os.environ.get("CALABRASELLA_SHOTS", str(tmp_path)))
         shots.mkdir(parents=True, exist_ok=True)
         browser.js(session, "document.getElementById('analysis').scrollIntoView()")

@@ -96,6 +96,14 @@ PAGE = """(() => ({
     (tr) => [...tr.children].map((cell) => cell.textContent)),
   result: document.getElementById('result').textContent,
 }))()"""
+# After the match: the hand and moves hidden, the table said closed.
+ENDED = """(() => ({
+  mine: document.getElementById('mine').hidden,
+  closed: document.body.dataset.closed === '1',
+  said: !document.getElementById('stopped').hidden
+    && document.getElementById('stopped-text').textContent.includes('The table has closed'),
+  moves: document.querySelectorAll('button.move').length,
+}))()"""
 # During the match: the link back to the seat (with its token) and the last trick shown.
 DURING = """(() => document.getElementById('seat-info') && ({
   link: !document.getElementById('seat-info').hidden
@@ -103,21 +111,27 @@ DURING = """(() => document.getElementById('seat-info') && ({
   last: !document.getElementById('last-box').hidden
     && document.querySelectorAll('#last img.card').length === 3,
 }))()"""
-# The hand's layout: one row (a playable card is raised by 8 px), every card's corner
-# visible (nothing on top of it where its index is), the exposed stock's cards shown.
+# The hand's layout: its rows (a playable card is raised), every card inside the page's
+# width and its corner visible (nothing on top of it where its index is); the stock and the
+# discards as pictures (cards and backs), and any card shown both there and in the hand.
 HAND = """(() => {
   const cards = [...document.querySelectorAll('#hand img.card')];
-  const rows = new Set(cards.map((c) => Math.round(c.getBoundingClientRect().bottom
-                                                   + (c.classList.contains('playable') ? 8 : 0))));
-  const hand = document.getElementById('hand').getBoundingClientRect();
+  const rows = new Set(cards.map((c) => Math.round((c.getBoundingClientRect().bottom
+    + (c.classList.contains('playable') ? Math.max(0, -parseFloat(getComputedStyle(c).top)) : 0)) / 20)));
+  const width = document.documentElement.clientWidth;
   const corners = cards.every((c) => {
     const r = c.getBoundingClientRect();
-    if (r.left + 4 > hand.right) return true;  // scrolled out of sight: reached by scrolling
+    if (r.left < 0 || r.right > width) return false;  // cut at the page's edge
+    if (r.top + 12 > window.innerHeight) return true;  // below the fold: in sight by scrolling
     return document.elementFromPoint(r.left + 4, r.top + 12) === c;
   });
+  const held = new Set(cards.map((c) => c.dataset.code));
+  const shown = [...document.querySelectorAll('#stock img.card')].map((c) => c.dataset.code);
   return { cards: cards.length, rows: rows.size, corners: corners,
-           stock: document.querySelectorAll('#stock img.card').length };
+           stock: shown.length + document.querySelectorAll('#stock img.back').length,
+           doubled: shown.filter((code) => held.has(code)) };
 })()"""
+DESKTOP = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
 MOBILE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 
 
@@ -188,14 +202,16 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
             time.sleep(0.2 if clicking else 0.05)
             if not shot and pipe.call("Runtime.evaluate", session, expression=MID_PLAY,
                                       returnByValue=True)["result"].get("value") is True:  # fmt: skip
-                shoot(pipe, session, shots / "browser-table-desktop.png")
-                layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
-                                         returnByValue=True)["result"]["value"])  # fmt: skip
-                pipe.call("Emulation.setDeviceMetricsOverride", session, **MOBILE)
-                time.sleep(0.5)
-                shoot(pipe, session, shots / "browser-table-mobile.png")
-                layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
-                                         returnByValue=True)["result"]["value"])  # fmt: skip
+                for size, metrics in (("1280", DESKTOP), ("390", MOBILE)):  # light and dark
+                    pipe.call("Emulation.setDeviceMetricsOverride", session, **metrics)
+                    for scheme in ("light", "dark"):
+                        pipe.call("Emulation.setEmulatedMedia", session, features=[
+                            {"name": "prefers-color-scheme", "value": scheme}])  # fmt: skip
+                        time.sleep(0.5)
+                        shoot(pipe, session, shots / f"browser-table-{size}-{scheme}.png")
+                    layouts.append(pipe.call("Runtime.evaluate", session, expression=HAND,
+                                             returnByValue=True)["result"]["value"])  # fmt: skip
+                pipe.call("Emulation.setEmulatedMedia", session, features=[])
                 pipe.call("Emulation.clearDeviceMetricsOverride", session)
                 shot = True
             if by == "keyboard":
@@ -222,10 +238,12 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
         assert over, "the page did not finish the match"
         assert clicking or keys > 10  # the moves were made with the keys
         assert shot, "no moment in the play with every card picture loaded"
-        for layout in layouts:  # desktop, then phone
-            assert layout["cards"] >= 5 and layout["rows"] == 1, layout
+        for layout, rows in zip(layouts, (1, 2)):  # desktop: one row; phone: wrapped, not cut
+            assert layout["cards"] >= 5 and layout["rows"] <= rows, layout
             assert layout["corners"] is True, layout
-            assert layout["stock"] == 4, layout  # Cavendish's stock, turned face up
+            # Cavendish in the play: the stock is the declarer's four discards (face down to
+            # the others), and no card taken from it is still drawn there
+            assert layout["stock"] == 4 and layout["doubled"] == [], layout
         clicks = pipe.call("Runtime.evaluate", session, expression="window.cardClicks",
                            returnByValue=True)["result"]["value"]  # fmt: skip
         assert clicks > 10 if clicking else clicks == 0  # cards clicked in the hand
@@ -238,6 +256,10 @@ def test_the_browser_plays_a_whole_match_in_headless_chromium(tmp_path: Path, by
                          expression="document.querySelectorAll('#hand .card').length",
                          returnByValue=True)["result"]["value"]  # fmt: skip
         assert hand == 0  # every card was played
+        ended = pipe.call("Runtime.evaluate", session, expression=ENDED,
+                          returnByValue=True)["result"]["value"]  # fmt: skip
+        # the table has played its one match: nothing to play is offered, and the page says so
+        assert ended == {"mine": True, "closed": True, "said": True, "moves": 0}, ended
         pipe.call("Browser.close")
     finally:
         if proc.poll() is None:
@@ -393,4 +415,70 @@ def test_the_page_after_a_full_table_with_a_seat_in_its_address_and_when_the_ser
         browser.close()
         with contextlib.suppress(Exception):
             loop.do(stop_all())
+        loop.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium installed")
+def test_the_page_s_words_a_seat_that_is_not_a_number_and_a_spectator_s_page(tmp_path: Path) -> None:
+    """A seat "x" is refused as seat 7 is; a join that succeeds clears the reason; a spectator
+    has no hand nor moves; a declined raise reads "no raise"; a void deal's line says it once."""
+    loop = Loop()
+    browser = Browser(tmp_path)
+    table = Table(cb.CALABRESELLA, deals=1, bots=(1, 2), seed=3, move_time=None)
+    page: list[WebTable] = []
+
+    async def start() -> int:
+        await table.start()
+        page.append(WebTable(table))
+        return await page[0].start()
+
+    async def stop() -> None:
+        await table.close()
+        await page[0].close()
+
+    try:
+        port = loop.do(start())
+        seven = browser.open(f"http://127.0.0.1:{port}/?name=ann&seat=7")
+        browser.until(seven, "document.getElementById('join-error').textContent !== ''")
+        letter = browser.open(f"http://127.0.0.1:{port}/?name=ann&seat=x")
+        browser.until(letter, "document.getElementById('join-error').textContent !== ''")
+        said = [browser.js(s, "document.getElementById('join-error').textContent") for s in (seven, letter)]
+        assert said[0] == said[1] and "seat number 0..2" in said[0], said
+        # the same page sits down at seat 0: the reason goes
+        browser.js(letter, "document.getElementById('seat').value = '0';"
+                           " document.getElementById('join').requestSubmit()")  # fmt: skip
+        browser.until(letter, "document.getElementById('status').textContent === 'seat 0'")
+        assert browser.js(letter, "document.getElementById('join-error').textContent") == ""
+        assert browser.js(letter, "document.getElementById('mine').hidden") is False
+        watcher = browser.open(f"http://127.0.0.1:{port}/?name=eve&spectate=1")
+        browser.until(watcher, "document.getElementById('status').textContent === 'watching'")
+        browser.until(watcher, "state.view !== null")
+        assert browser.js(watcher, "document.getElementById('mine').hidden") is True
+        words = browser.js(letter, """(() => [
+          describeEntry([1, 'pass'], [1, 'bid solissimo']),
+          describeEntry([2, 'pass'], [1, 'bid solo']),
+          moveLabel('pass', ['pass', 'raise dividete', 'raise scegliete']),
+          moveLabel('raise dividete', ['pass', 'raise dividete', 'raise scegliete']),
+          moveLabel('raise scegliete', ['pass', 'raise dividete', 'raise scegliete']),
+          moveLabel('pass', ['pass', 'bid chiamo']),
+        ])()""")
+        assert words[0] == "bot 1: no raise" and words[1] == "bot 2: pass", words
+        assert words[2] == "no raise" and words[5] == "pass", words
+        assert "two cards of the monte unseen" in words[3] and "turned face up" in words[4]
+        line = browser.js(letter, """(() => {
+          showResult({deal: 1, summary: 'all passed: void', result: {void: true, declarer: null,
+                      notes: ['everybody passed: the deal is void'], payments: [0, 0, 0]}});
+          const one = document.getElementById('result').textContent;
+          showResult({deal: 2, summary: 'seat 1 solo 40-20 won', result: {void: false, declarer: 1,
+                      notes: ['he wins 4 from each'], payments: [-4, 8, -4]}});
+          return [one, document.getElementById('result').textContent];
+        })()""")
+        assert line[0] == "deal 1: everybody passed: the deal is void \u2014 ann 0, bot 1 0, bot 2 0"
+        assert line[1] == ("deal 2: bot 1 solo 40-20 won: bot 1 wins 4 from each"
+                           " \u2014 ann -4, bot 1 +8, bot 2 -4")  # fmt: skip
+    finally:
+        browser.close()
+        with contextlib.suppress(Exception):
+            loop.do(stop())
         loop.stop()

@@ -222,3 +222,22 @@ def test_serve_with_a_lobby_and_the_browser_table_prints_both_addresses() -> Non
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(WAIT) == 0
         assert "stopped by SIGTERM" in proc.stdout.read()
+
+
+@pytest.mark.skipif(not web_available(), reason="the server extra is not installed")
+def test_with_the_browser_table_serve_stays_up_after_the_match_for_linger_seconds() -> None:
+    """Bots play a one-deal match; the page stays for --linger 1 s, then serve ends with status 0."""
+    command = [sys.executable, "-m", "calabrasella", "serve", "--port", "0", "--web", "0",
+               "--players", "0", "--deals", "1", "--seed", "3", "--linger", "1"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert any("stays up after the last match for 1 s" in line for line in lines), lines
+    assert lines[-1] == "done" and any(line.startswith("deal 1 ") for line in lines)
+    assert "Traceback" not in done.stderr
+
+
+def test_linger_must_be_a_number_of_seconds() -> None:
+    command = [sys.executable, "-m", "calabrasella", "serve", "--linger", "-1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--linger must be a number of seconds" in done.stderr

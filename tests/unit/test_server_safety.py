@@ -265,10 +265,45 @@ def test_a_failed_save_is_reported_and_the_table_plays_on(tmp_path: Path) -> Non
     assert all(outcome.totals == list(cb.Match(rules=cb.CAVENDISH, deals=3,
                finished=tuple(server.finished)).totals) for outcome in outcomes)  # fmt: skip
     assert server.save_errors
-    assert any(line.startswith("error: could not save deal 3's record") for line in lines)
-    notices = [m for m in outcomes[0].messages if m["type"] == "notice"]
-    assert notices
-    assert all(n["code"] == "save_failed" for n in notices)
+    # every save failed, for two causes (the folder is a file: "file exists" to make it,
+    # "not a directory" to remove the deal in progress): each is logged and told once
+    errors = [line for line in lines if line.startswith("error: could not save")]
+    assert len(errors) == 2, errors
+    assert "File exists" in errors[0] and "Not a directory" in errors[1]
+    for outcome in outcomes:  # told only to who sat when the cause first showed
+        notices = [m for m in outcome.messages if m["type"] == "notice"]
+        assert len(notices) <= 2 and all(n["code"] == "save_failed" for n in notices)
+
+
+def test_a_save_refused_with_a_new_file_name_each_time_is_told_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Permission denied names the temporary file, new at each save: still one notice and one line."""
+    import itertools
+    import tempfile
+
+    names = itertools.count()
+
+    def refused(*args: Any, **kwargs: Any) -> Any:
+        raise PermissionError(13, "Permission denied", str(tmp_path / f".table.json.{next(names)}.tmp"))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refused)  # the table's atomic writes make one
+    lines: list[str] = []
+
+    async def scenario() -> tuple[Watched, list[Any]]:
+        server = Watched(cb.CAVENDISH, deals=3, seed=2, save_dir=tmp_path, log=lines.append)
+        port = await server.start()
+        try:
+            return server, await bots_play(server, port)
+        finally:
+            await server.close()
+
+    server, outcomes = run(scenario())
+    assert len(server.finished) == 3
+    assert next(names) > 20  # the saves were tried again and again, each with a new name
+    assert len([line for line in lines if line.startswith("error: could not save")]) == 1
+    notices = [[m for m in outcome.messages if m["type"] == "notice"] for outcome in outcomes]
+    assert max(map(len, notices)) <= 1  # told at most once (here before anyone sat)
 
 
 def test_finished_deals_are_not_kept_after_their_match() -> None:

@@ -48,6 +48,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add("--web-host", action="append", default=[], metavar="NAME",
         help="a name the browser table may be reached by (its Host header), besides "
         "localhost and the addresses; repeatable")  # fmt: skip
+    add("--linger", type=float, metavar="S",
+        help="with --web: seconds the browser table stays up after the last match, for "
+        "the ledger and the last deal's analysis (default: until Ctrl-C)")  # fmt: skip
+    add("--forwarded-allow-ips", default="", metavar="IPS",
+        help="with --web behind a reverse proxy: the proxy's addresses (comma-separated, "
+        "'*' for any); each browser is then known by the X-Forwarded-For address the "
+        "proxy sends, and the caps per address count it (default: none, the header is "
+        "ignored)")  # fmt: skip
     add("--save", type=Path, metavar="DIR", help="save the table, each deal and the ledger here")
     add("--resume", type=Path, metavar="DIR",
         help="go on with the match saved in DIR (a table served with --save DIR)")  # fmt: skip
@@ -65,6 +73,9 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         parser.error("--resume DIR saves to DIR: leave out --save")
     if args.tables < 1:
         parser.error("--tables must be at least 1")
+    if args.linger is not None and not args.linger >= 0:
+        parser.error("--linger must be a number of seconds, at least 0")
+    proxies = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
 
     def log(line: str) -> None:
         print(line, flush=True)
@@ -79,6 +90,9 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
 
     def web_ready(host: str, port: int) -> None:
         log(f"browser table on http://{host}:{port}/")
+        after = "until Ctrl-C" if args.linger is None else f"for {args.linger:g} s"
+        log(f"the browser table stays up after the last match {after}, for the ledger and "
+            "the analyses")  # fmt: skip
         if host in ("0.0.0.0", "::", "") and not args.web_host:
             log("the browser table answers only to localhost and the loopback addresses: "
                 "add --web-host NAME for each name or address players use")  # fmt: skip
@@ -119,7 +133,8 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
                 "Ctrl-C stops")  # fmt: skip
 
         why = asyncio.run(serve(lobby, args.host, args.port, ready=lobby_ready,
-                                web=web, web_ready=web_ready, web_hosts=args.web_host))  # fmt: skip
+                                web=web, web_ready=web_ready, web_hosts=args.web_host,
+                                linger=args.linger, forwarded_allow_ips=proxies))  # fmt: skip
         log("done" if why == "done" else f"stopped by {why}")
         return 0
 
@@ -128,6 +143,7 @@ def run_serve(parser: argparse.ArgumentParser, args: Any) -> int:
         log(f"serving {table.rules.name} on {host}:{port} (bot seats: {bots}); Ctrl-C stops")
 
     why = asyncio.run(serve(table, args.host, args.port, ready=ready, web=web,
-                            web_ready=web_ready, web_hosts=args.web_host))  # fmt: skip
+                            web_ready=web_ready, web_hosts=args.web_host,
+                            linger=args.linger, forwarded_allow_ips=proxies))  # fmt: skip
     log("done" if why == "done" else f"stopped by {why}")
     return 0

@@ -14,8 +14,10 @@ import asyncio
 import collections
 import concurrent.futures
 import multiprocessing
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
+from xml.sax.saxutils import escape
 
 import calabrasella as cb
 
@@ -48,6 +50,8 @@ class Finished:
     def __init__(self, target: object) -> None:
         """Follow every table of ``target`` (a Table or a Lobby)."""
         self.deals: collections.OrderedDict[Key, cb.State] = collections.OrderedDict()
+        #: The players' names at each kept deal's table when it finished.
+        self.names: dict[Key, tuple[str, ...]] = {}
         for name, table in tables_of(target).items():
             table.on_finished = self._follow(name, table, table.on_finished)
 
@@ -58,8 +62,10 @@ class Finished:
             key = (name, len(table.match.finished))  # the table records the deal first
             self.deals.pop(key, None)
             self.deals[key] = state
+            self.names[key] = tuple(s.name or f"seat {s.number}" for s in table.seats)
             while len(self.deals) > MAX_KEPT:
-                self.deals.popitem(last=False)
+                old, _ = self.deals.popitem(last=False)
+                self.names.pop(old, None)
             if before is not None:
                 before(state)
 
@@ -70,19 +76,29 @@ class Finished:
         return self.deals.get((name, number))
 
 
-def analysis_picture(record_json: str, max_nodes: int) -> str:
+def analysis_picture(record_json: str, max_nodes: int, names: Sequence[str] = ()) -> str:
     """The SVG chart of a finished deal's analysis (runs in the worker process).
+
+    With ``names``, the chart calls each seat by its player's name, as the
+    page does, where it would say ``seat N``.
 
     Example:
         >>> end = cb.rollout(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), 7)
-        >>> analysis_picture(cb.to_json(cb.Record.from_state(end)), 2_000).startswith("<svg")
-        True
+        >>> chart = analysis_picture(cb.to_json(cb.Record.from_state(end)), 2_000,
+        ...                          ("ann", "bob", "<cid>"))
+        >>> chart.startswith("<svg"), "seat 1" in chart, "&lt;cid&gt;" in chart
+        (True, False, True)
     """
     from calabrasella import svg
     from calabrasella.bots import analyse
 
     record = cb.from_json(record_json, cb.Record)
-    return svg.analysis(analyse(record, max_nodes=max_nodes))
+    chart = svg.analysis(analyse(record, max_nodes=max_nodes))
+    if names:
+        called = [escape(name, {'"': "&quot;"}) for name in names]
+        chart = re.sub(r"\bseat (\d)\b", lambda m: called[int(m[1])]
+                       if int(m[1]) < len(called) else m[0], chart)  # fmt: skip
+    return chart
 
 
 class Analyst:
@@ -96,8 +112,8 @@ class Analyst:
         self._done: collections.OrderedDict[int, tuple[cb.State, str]] = collections.OrderedDict()
         self._running: dict[int, asyncio.Future[str]] = {}
 
-    async def picture(self, state: cb.State) -> str:
-        """The analysis chart of the finished deal ``state``.
+    async def picture(self, state: cb.State, names: Sequence[str] = ()) -> str:
+        """The analysis chart of the finished deal ``state`` (seats called by ``names``).
 
         Raises:
             asyncio.TimeoutError: It took longer than the timeout.
@@ -114,7 +130,8 @@ class Analyst:
             loop = asyncio.get_running_loop()
             text = cb.to_json(cb.Record.from_state(state))
             running = asyncio.ensure_future(
-                loop.run_in_executor(self._pool, analysis_picture, text, self.max_nodes)
+                loop.run_in_executor(self._pool, analysis_picture, text, self.max_nodes,
+                                     tuple(names))
             )
             self._running[key] = running
             running.add_done_callback(lambda _: self._finish(key, state, running))

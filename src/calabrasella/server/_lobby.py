@@ -144,7 +144,8 @@ class Lobby:
         """Serve one client (over TCP or a WebSocket): list the tables, then hand it to one."""
         conn = Connection(link, self.limits)
         if not self.room_for(conn.host):
-            conn.error("busy", "the server has no room for another connection; try later")
+            conn.error("busy", "the server is full: it has no room for another connection; "
+                       "try later")  # fmt: skip
             conn.close()
             return
         self._waiting.add(conn)
@@ -167,11 +168,12 @@ class Lobby:
                     break
                 if not line:
                     break
-                if not line.strip():
-                    continue
-                pause = bucket.wait(loop.time())
+                pause = bucket.wait(loop.time())  # every line, a blank one too, takes its turn
                 if pause > 0:
                     await asyncio.sleep(pause)
+                if not line.strip():
+                    await asyncio.sleep(0)
+                    continue
                 try:
                     message = read_message(line)
                     if message["type"] == "tables":

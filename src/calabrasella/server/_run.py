@@ -55,11 +55,17 @@ async def serve(
     web: int | None = None,
     web_ready: Callable[[str, int], None] | None = None,
     web_hosts: Sequence[str] = (),
+    linger: float | None = None,
+    forwarded_allow_ips: Sequence[str] = (),
 ) -> str:
     """Serve ``table`` (or a lobby) until its matches are played or SIGINT or SIGTERM arrives.
 
     On a signal the table stops listening, tells every client ``closing``,
     and closes; whatever it saved stays saved (``--resume`` goes on from it).
+    With the browser table, the page stays up after the matches are played
+    (the table takes no more players), so its players can still see the
+    ledger and ask for the last deal's analysis: until a signal, or for
+    ``linger`` seconds.
 
     Args:
         table: The table.
@@ -72,9 +78,14 @@ async def serve(
         web_ready: Called with the browser table's host and port.
         web_hosts: Names the browser table may be reached by, besides
             ``localhost`` and the addresses (see :class:`WebTable`).
+        linger: With the browser table: seconds it stays up once the
+            matches are played (``None``: until a signal).
+        forwarded_allow_ips: The trusted reverse proxies of the browser
+            table (see :class:`WebTable`).
 
     Returns:
-        ``"done"`` when the matches were played, or the signal's name.
+        ``"done"`` when the matches were played (and the page's time after
+        them is over), or the signal's name.
     """
     loop = asyncio.get_running_loop()
     quiet_accept_errors(loop)
@@ -98,13 +109,19 @@ async def serve(
         if web is not None:
             from ._web import WebTable  # the server extra
 
-            bridge = WebTable(table, hosts=web_hosts, message_bytes=table.limits.line_bytes)
+            bridge = WebTable(table, hosts=web_hosts, message_bytes=table.limits.line_bytes,
+                              output_bytes=table.limits.pending_bytes,
+                              forwarded_allow_ips=forwarded_allow_ips)  # fmt: skip
             web_port = await bridge.start(host, web)
             if web_ready is not None:
                 web_ready(host, web_port)
         done = asyncio.ensure_future(table.wait())
         halt = asyncio.ensure_future(stopped.wait())
         await asyncio.wait({done, halt}, return_when=asyncio.FIRST_COMPLETED)
+        if bridge is not None and not stopped.is_set() and (linger is None or linger > 0):
+            # the matches are played: the page stays for the ledger and the analyses
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(halt), linger)
         for future in (done, halt):
             future.cancel()
     finally:

@@ -90,6 +90,9 @@ def load(folder: Path) -> Saved:
         state = cb.from_json(deal.read_text(encoding="utf-8"), cb.State) if deal.exists() else None
     except ResumeError:
         raise
+    except RecursionError:  # JSON nested deeper than the parser goes
+        raise ResumeError(f"cannot resume from {folder}: a file is nested too deeply to be "
+                          "a table's") from None  # fmt: skip
     except (OSError, ValueError, cb.CalabrasellaError) as error:
         raise ResumeError(f"cannot resume from {folder}: {error}") from None
     if state is not None and state.rules != match.rules:

@@ -1,8 +1,13 @@
-"""One table: seats, deals, views, the move clock, the server's bot, and what is saved."""
+"""One table: seats, deals, views, the move clock, the server's bot, and what is saved.
+
+What a table saves (its settings, the deal in progress, each finished deal's
+record, the ledger) is written through :mod:`._store`; a save that fails is
+told once and tried again until it is written."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hmac
 import random
 import secrets
@@ -12,7 +17,7 @@ from typing import Any
 
 import calabrasella as cb
 
-from . import _saving, _store
+from . import _store
 from ._clock import Clocks
 from ._conn import Bucket, Connection, LineTooLong, Link, Seat, StreamLink
 from ._protocol import (
@@ -27,7 +32,7 @@ from ._protocol import (
     read_position,
     read_token,
 )
-from ._public import public_view_data
+from ._public import places_data, public_view_data
 
 
 class Table:
@@ -104,6 +109,8 @@ class Table:
         self.save_errors: list[str] = []
         self.done = asyncio.Event()
         self.port = 0
+        #: Told to the table's players and spectators: it opens the analyses of its deals.
+        self.analysis_key = secrets.token_hex(16)
         self._system = random.SystemRandom()
         self._server: asyncio.Server | None = None
         self._timer: asyncio.Handle | None = None
@@ -112,7 +119,8 @@ class Table:
         self._closing = False
         self._resumed = False
         self._unsaved: dict[str, Callable[[Path], None]] = {}
-        self._told: set[str] = set()
+        self._told: set[tuple[str, int | None]] = set()  # the causes of failed saves told
+        self._failed: set[str] = set()  # what could not be saved, until it is
         self._save_timer: asyncio.TimerHandle | None = None
 
     # --- the life of the table -----------------------------------------------------
@@ -140,7 +148,7 @@ class Table:
             now = self._now()
             for seat in self.seats:
                 seat.left_at = now
-        _saving.save_table(self)
+        self._save_table()
         if self.state is None and all(seat.taken for seat in self.seats):
             self._start_deal()
         self._advance()
@@ -153,7 +161,7 @@ class Table:
         """Stop listening, close every connection and wait for their handlers to end."""
         self._closing = True
         self._cancel_timer()
-        _saving.retry_saves(self)  # one last try of whatever could not be saved
+        self._retry_saves()  # one last try of whatever could not be saved
         if self._save_timer is not None:
             self._save_timer.cancel()
             self._save_timer = None
@@ -248,7 +256,8 @@ class Table:
         """
         conn = Connection(link, self.limits)
         if self._closing or not self.room_for(conn.host):
-            conn.error("busy", "the server has no room for another connection; try later")
+            conn.error("busy", "the table is full: it has no room for another connection; "
+                       "try later")  # fmt: skip
             conn.close()
             return
         conn.task = asyncio.current_task()
@@ -277,12 +286,12 @@ class Table:
                     break
                 if not line:
                     break
+                pause = bucket.wait(loop.time())  # every line, a blank one too, takes its turn
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                if conn.dropped is not None:
+                    break
                 if line.strip():
-                    pause = bucket.wait(loop.time())
-                    if pause > 0:
-                        await asyncio.sleep(pause)
-                    if conn.dropped is not None:
-                        break
                     self._receive(conn, line)
                 await asyncio.sleep(0)  # one line per turn of the loop: nobody holds it
         finally:
@@ -333,7 +342,7 @@ class Table:
         if conn.seat is not None or conn in self.spectators:
             raise ProtocolError("already_seated", "you said hello already")
         if self.done.is_set():
-            raise ProtocolError("closed", "the server has played its matches")
+            raise ProtocolError("closed", "the table has closed: it has played its matches")
         name = read_name(message.get("name"))
         if message.get("spectate") is True:
             self._spectate(conn, name)
@@ -359,22 +368,35 @@ class Table:
         seat.name, seat.conn, conn.seat = name, conn, seat
         conn.send({"type": "welcome", "seat": seat.number, "name": seat.name, "token": seat.token,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
-                   "match_time": self.match_time,
+                   "match_time": self.match_time, "analysis_key": self.analysis_key,
+                   "stock_name": self.rules.terms.stock,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} sits at seat {seat.number}" + (" again" if token is not None else ""))
         self._announce()
-        _saving.save_table(self)
+        self._save_table()
         if self.state is not None:
             conn.send(self._view_message(seat.number))
         elif all(s.taken for s in self.seats):
             self._start_deal()
         self._advance()
 
+    def spectator_room(self) -> int:
+        """Spectators at most: the connection cap less two connections a seat.
+
+        Spectators never take the last connections, so a player can always come
+        back to its seat (with its token) whatever the spectators do.
+        """
+        return max(0, self.limits.max_connections - 2 * len(self.seats))
+
     def _spectate(self, conn: Connection, name: str) -> None:
+        if len(self.spectators) >= self.spectator_room():
+            raise ProtocolError("full", f"the table is full: {len(self.spectators)} spectators "
+                                "already watch; try later")  # fmt: skip
         self.spectators.add(conn)
         conn.send({"type": "welcome", "seat": None, "name": name, "spectator": True,
                    "rules": self.rules.name, "deals": self.deals, "move_time": self.move_time,
-                   "match_time": self.match_time,
+                   "match_time": self.match_time, "analysis_key": self.analysis_key,
+                   "stock_name": self.rules.terms.stock,
                    "seeded": self.seed is not None})  # fmt: skip
         self.log(f"{name} watches")
         conn.send(self._table_message())
@@ -487,13 +509,13 @@ class Table:
         else:
             view = public if public is not None else public_view_data(self.state)
         return {"type": "view", "deal": deal, "turn": turn, "clock": clock, "banks": banks,
-                "view": view}
+                "view": view, "places": places_data(self.state, seat)}
 
     def _set_state(self, state: cb.State) -> None:
         self.clocks.charge(self._now())  # whatever move was under way is over
         self.state = state
         if not state.is_over:  # a finished deal is saved with the ledger
-            _saving.try_save(self, "the deal in progress", lambda folder: _store.write_atomic(
+            self._try_save("the deal in progress", lambda folder: _store.write_atomic(
                 folder / "deal.json", cb.to_json(state)))  # fmt: skip
         for seat in self.seats:
             if seat.conn is not None:
@@ -580,7 +602,7 @@ class Table:
         totals = list(self.match.totals)
         if self.on_finished is not None:
             self.on_finished(state)
-        _saving.save_finished(self, state, number)
+        self._save_finished(state, number)
         self._broadcast({"type": "over", "deal": number, "result": cb.to_data(state.result),
                          "summary": describe(state.result), "totals": totals})  # fmt: skip
         payments = " ".join(f"{p:+d}" for p in state.result.payments)
@@ -590,8 +612,9 @@ class Table:
             return
         self.matches_played += 1
         names = [s.name for s in self.seats]
+        closed = self.matches is not None and self.matches_played >= self.matches
         self._broadcast({"type": "match_over", "deals": number, "totals": totals,
-                         "players": names, "seed": self.seed})  # fmt: skip
+                         "players": names, "seed": self.seed, "closed": closed})  # fmt: skip
         self.log("totals: " + ", ".join(f"{n} {t:+d}" for n, t in zip(names, totals)))
         for seat in self.seats:
             if seat.conn is not None:
@@ -604,9 +627,107 @@ class Table:
         self.clocks.reset()
         self.seats = self._new_seats()
         self.match = cb.Match(rules=self.rules, deals=self.deals)
-        _saving.try_save(self, "the new match", lambda folder: _saving.write_new_match(self, folder))
-        _saving.save_table(self)
-        if self.matches is not None and self.matches_played >= self.matches:
+        self._try_save("the new match", self._write_new_match)
+        self._save_table()
+        if closed:
             self.done.set()
         elif all(seat.bot for seat in self.seats):
             self._start_deal()
+
+    # --- saving -------------------------------------------------------------------
+
+    def _try_save(self, what: str, save: Callable[[Path], None]) -> None:
+        """Save with ``save(folder)``; a failure is logged, told to the players, and retried.
+
+        What could not be saved is tried again before each later save and
+        every :attr:`SAVE_RETRY` seconds until it is written (a newer save
+        of the same file takes the older one's place); nothing is raised.
+        """
+        if self.save_dir is None:
+            return
+        self._unsaved.pop(what, None)
+        self._unsaved[what] = save  # last: the files are tried in the order they were meant
+        self._retry_saves()
+
+    def _retry_saves(self) -> None:
+        if self._save_timer is not None:
+            self._save_timer.cancel()
+            self._save_timer = None
+        folder = self.save_dir
+        if folder is None:
+            return
+        for what, save in list(self._unsaved.items()):
+            try:
+                save(folder)
+            except (OSError, ValueError, cb.CalabrasellaError) as error:
+                self._failed.add(what)
+                # told once for each cause until every file is saved: the error's text
+                # names a temporary file of its own each time, so it is not the cause
+                cause = (type(error).__name__, getattr(error, "errno", None))
+                if cause not in self._told:
+                    self._told.add(cause)
+                    text = f"could not save {what}: {error}"
+                    self.save_errors.append(text)
+                    self.log(f"error: {text}")
+                    self._broadcast({"type": "notice", "code": "save_failed",
+                                     "message": f"the server {text}; the table goes on and "
+                                                "tries again"})  # fmt: skip
+                continue
+            del self._unsaved[what]
+            if what in self._failed:
+                self._failed.discard(what)
+                self.log(f"saved {what} after all")
+        if not self._unsaved:
+            self._told.clear()
+            self._failed.clear()
+        elif not self._closing:
+            loop = asyncio.get_running_loop()
+            self._save_timer = loop.call_later(self.SAVE_RETRY, self._retry_saves)
+
+    def _save_table(self) -> None:
+        seats = [None if s.bot or s.token is None else {"name": s.name, "token": s.token}
+                 for s in self.seats]  # fmt: skip
+        settings = {
+            "version": _store.TABLE_VERSION,
+            "deals": self.deals,
+            "matches": self.matches,
+            "matches_played": self.matches_played,
+            "seed": self.seed,
+            "grace": self.grace,
+            "move_time": self.move_time,
+            "match_time": self.match_time,
+            "banks": self.clocks.banks,
+            "bots": sorted(self.bot_seats),
+            "seats": seats,
+        }
+        self._try_save("the table", lambda folder: _store.write_atomic(
+            folder / "table.json", _store.dumps(settings)))  # fmt: skip
+        if self.match.deals_played == 0 and self.state is None:
+            self._try_save("the ledger", lambda folder: _store.write_atomic(
+                folder / "ledger.json", cb.to_json(self.match)))  # fmt: skip
+
+    def _write_new_match(self, folder: Path) -> None:
+        (folder / "deal.json").unlink(missing_ok=True)
+
+    def _save_finished(self, state: cb.State, number: int) -> None:
+        match = f"match{self.matches_played + 1:03d}"
+        tags = {
+            "event": "calabrasella table server",
+            "date": datetime.date.today().isoformat(),
+            "round": f"{self.matches_played + 1}.{number}",
+            "players": ", ".join(s.name or "?" for s in self.seats),
+        }
+
+        def record(folder: Path) -> None:
+            text = cb.to_json(cb.Record.from_state(state, tags=tags), indent=2) + "\n"
+            _store.write_atomic(folder / f"{match}-deal{number:03d}.json", text)
+
+        def ledger(folder: Path) -> None:
+            text = cb.to_json(self.match)
+            _store.write_atomic(folder / "ledger.json", text)
+            _store.write_atomic(folder / f"{match}-ledger.json", text)
+
+        self._try_save(f"deal {number}'s record (match {self.matches_played + 1})", record)
+        self._try_save("the ledger", ledger)
+        if self.clocks.banks is not None:
+            self._save_table()  # the banks as they stand after the deal

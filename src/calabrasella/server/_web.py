@@ -7,22 +7,27 @@ table serves it with the same code as a TCP client (:class:`Link`), with the
 same limits, and sends it exactly what its seat's connection gets.
 
 HTTP parsing, WebSocket framing, message-size limits, reading only as fast
-as the table takes messages, and pings that find dead tabs come from
+as the table takes messages, pings that find dead tabs, and reading the
+client's address from a trusted proxy's ``X-Forwarded-For`` come from
 uvicorn (h11 and the ``websockets`` package); ``Host`` checking from
 Starlette's ``TrustedHostMiddleware``. This module adds the connection caps
-(counted when a connection is accepted, in total and per address, with a
-deadline for its first request) and the ``Origin`` check of a WebSocket
-against the ``Host`` it was asked of.
+(counted when a connection is accepted, in total and per address), a
+deadline for every request's head and every WebSocket handshake, a cap on
+each connection's unsent output whatever wrote it (pongs included), the
+``Origin`` check of a WebSocket against the ``Host`` it was asked of, and a
+log that says each cause once a minute at most.
 
 The cards are the library's pictures (:mod:`calabrasella.svg`):
 ``GET /card/<code>.svg`` is a card's face (``/card/Ad.svg``) and
 ``/card/back.svg`` a face-down card, each drawn once per process.
 
-After a deal ends, all its cards are public: ``GET /analysis/<n>.svg``
-(``?table=NAME`` behind a lobby) is the chart of the analysis of the
+After a deal ends, all its cards are public: ``GET /analysis/<n>.svg?key=K``
+(``&table=NAME`` behind a lobby) is the chart of the analysis of the
 table's finished deal ``n`` of its match (:func:`calabrasella.bots.analyse`,
-every hand open), computed in a worker process, a search at a time and
-each bounded (:mod:`._analysis`). A deal not finished has none (404).
+every hand open), computed once in a worker process, a search at a time and
+each bounded (:mod:`._analysis`). ``K`` is the table's analysis key, told to
+its players and spectators in their ``welcome``: a request without it is
+refused (403). A deal not finished has none (404).
 """
 
 from __future__ import annotations
@@ -30,8 +35,10 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import hmac
 import logging
 import socket
+import time
 from collections.abc import Iterable
 from importlib import resources
 from typing import Any, Protocol
@@ -39,6 +46,7 @@ from typing import Any, Protocol
 import calabrasella as cb
 
 try:
+    import h11
     import uvicorn
     from starlette.applications import Starlette
     from starlette.middleware import Middleware
@@ -54,8 +62,15 @@ except ImportError as error:  # pragma: no cover - the tests run with the extra
         "the browser table needs the server extra: pip install 'calabrasella[server]'"
     ) from error
 
-from ._analysis import Analyst, Finished
+from ._analysis import Analyst, Finished, tables_of
 from ._conn import Link
+
+#: Seconds between two log lines of the same cause (what a stranger can make the server log).
+LOG_EVERY = 60.0
+#: What a connection refused by a cap is told (a browser's page cannot read it; a program can).
+FULL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: 45\r\nRetry-After: 10\r\nConnection: close\r\n\r\n"
+        b"the table is full: no room for another page\r\n")  # fmt: skip
 
 #: What the page's files are, by name.
 FILES = {
@@ -70,6 +85,48 @@ SECURITY = {
 }
 _PICTURES: dict[str, bytes] = {}
 _CARD_NAMES = frozenset(card.code for card in cb.DECK) | {"back"}
+
+
+class OncePerCause(logging.Filter):
+    """Lets one record of each cause through every ``every`` seconds, without its traceback.
+
+    A cause is the record's message before its arguments. The next record
+    of that cause let through says how many were held back. Strangers can
+    make uvicorn log (a broken WebSocket message, a refused ``Host``), so
+    none of them may fill the log.
+
+    Example:
+        >>> f = OncePerCause(every=60.0)
+        >>> def record(message):
+        ...     return logging.LogRecord("x", logging.ERROR, "", 0, message, None, None)
+        >>> [f.filter(record("bad frame")) for _ in range(3)], f.filter(record("other"))
+        ([True, False, False], True)
+    """
+
+    def __init__(self, every: float = LOG_EVERY) -> None:
+        """Let a cause through at most once every ``every`` seconds."""
+        super().__init__()
+        self.every = every
+        self._last: dict[str, float] = {}
+        self._held: collections.Counter[str] = collections.Counter()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether to log ``record`` (trimmed to its one line)."""
+        cause = str(record.msg)[:200]
+        now = time.monotonic()
+        last = self._last.get(cause)
+        if last is not None and now - last < self.every:
+            self._held[cause] += 1
+            return False
+        if len(self._last) > 256:  # causes are few; never let them grow without bound
+            self._last.clear()
+        self._last[cause] = now
+        held = self._held.pop(cause, 0)
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        if held:
+            record.msg = f"{record.getMessage()} ({held} more like it not logged)"
+            record.args = None
+        return True
 
 
 def card_picture(name: str) -> bytes | None:
@@ -236,6 +293,9 @@ class WebTable:
         open_timeout: float = 10.0,
         message_bytes: int = 8192,
         close_timeout: float = 5.0,
+        output_bytes: int = 1 << 20,
+        queued_messages: int = 1024,
+        forwarded_allow_ips: Iterable[str] = (),
     ) -> None:
         """Put the page in front of ``target``.
 
@@ -251,10 +311,26 @@ class WebTable:
             per_address: Open web connections at most from one address.
             ping: Seconds between the pings of each tab's WebSocket, and to
                 wait for its answer: a dead tab is gone within twice this.
-            open_timeout: Seconds a new connection has to send its first request.
+            open_timeout: Seconds a connection has to send each request's head
+                (its first, and each next one on a kept-alive connection), and
+                a WebSocket to finish its handshake; it is closed after that.
             message_bytes: The longest message a tab may send; a longer one
                 closes its WebSocket (code 1009).
             close_timeout: Seconds a closing tab has to take its last messages.
+            output_bytes: A connection whose unsent output passes this many
+                bytes is dropped, whatever wrote it (messages, or pongs to a
+                flood of pings).
+            queued_messages: A tab with more messages received and not yet
+                read by the table is dropped (it sends far faster than the
+                rate limit: thousands of tiny messages in one packet).
+            forwarded_allow_ips: The addresses of trusted reverse proxies
+                (uvicorn's ``forwarded_allow_ips``; ``"*"``: any). A request
+                from one of them is taken to come from the address its
+                ``X-Forwarded-For`` names: the table's caps per address, and
+                ``per_address`` (counted per request and tab there), count
+                that address; the proxy's own connections count only
+                towards ``max_connections``. Empty (the default): the header
+                is ignored.
         """
         self.target = target
         self.hosts = [*hosts]
@@ -264,9 +340,14 @@ class WebTable:
         self.open_timeout = open_timeout
         self.message_bytes = message_bytes
         self.close_timeout = close_timeout
+        self.output_bytes = output_bytes
+        self.queued_messages = queued_messages
+        self.proxies = [*forwarded_allow_ips]
         self.port = 0
         self.refused = 0
         self._open: dict[Any, str] = {}
+        self._forwarded: collections.Counter[str] = collections.Counter()
+        self._log_filter = OncePerCause()
         self._server: uvicorn.Server | None = None
         self._task: asyncio.Task[None] | None = None
         self.finished = Finished(target)
@@ -282,6 +363,7 @@ class WebTable:
             Route("/static/{name}", self._static),
             Route("/card/{name}.svg", self._card),
             Route("/analysis/{deal}.svg", self._analysis),
+            Route("/favicon.ico", self._favicon),
             WebSocketRoute("/ws", self._socket),
         ]
         trusted = Middleware(TrustedHostMiddleware, allowed_hosts=sorted(allowed), www_redirect=False)
@@ -305,16 +387,25 @@ class WebTable:
         return Response(picture, media_type="image/svg+xml",
                         headers={**SECURITY, "Cache-Control": "max-age=86400"})  # fmt: skip
 
+    async def _favicon(self, request: Request) -> Response:
+        return Response(card_picture("back"), media_type="image/svg+xml",
+                        headers={**SECURITY, "Cache-Control": "max-age=86400"})  # fmt: skip
+
     async def _analysis(self, request: Request) -> Response:
         number = request.path_params["deal"]
-        table = request.query_params.get("table", "")
+        name = request.query_params.get("table", "")
+        table = tables_of(self.target).get(name)
+        key = request.query_params.get("key", "")
+        if table is None or not hmac.compare_digest(key.encode(), table.analysis_key.encode()):
+            return Response("the analysis is for the table's players and spectators\n", 403,
+                            media_type="text/plain", headers=SECURITY)  # fmt: skip
         plain = number.isascii() and number.isdigit() and len(number) <= 6
-        state = self.finished.get(table, int(number)) if plain else None
+        state = self.finished.get(name, int(number)) if plain else None
         if state is None:
             return Response("no such finished deal\n", 404, media_type="text/plain",
                             headers=SECURITY)  # fmt: skip
         try:
-            picture = await self.analyst.picture(state)
+            picture = await self.analyst.picture(state, self.finished.names.get((name, int(number)), ()))
         except asyncio.TimeoutError:
             return Response("the analysis took too long\n", 503, media_type="text/plain",
                             headers=SECURITY)  # fmt: skip
@@ -336,37 +427,131 @@ class WebTable:
 
     # --- the caps, where a connection is accepted -----------------------------------
 
+    def _trusted(self, host: str) -> bool:
+        return bool(self.proxies) and ("*" in self.proxies or host in self.proxies)
+
     def _admit(self, transport: Any, host: str) -> bool:
         from_host = sum(1 for h in self._open.values() if h == host)
-        if len(self._open) >= self.max_connections or from_host >= self.per_address:
+        over = from_host >= self.per_address and not self._trusted(host)
+        if len(self._open) >= self.max_connections or over:
             self.refused += 1
             return False
         self._open[transport] = host
         return True
 
+    def _per_client(self, app: Any) -> Any:
+        """Behind trusted proxies: ``per_address`` counted by the forwarded address."""
+        web = self
+
+        async def counted(scope: Any, receive: Any, send: Any) -> None:
+            client = scope.get("client")
+            if not web.proxies or scope["type"] not in ("http", "websocket") or not client:
+                await app(scope, receive, send)
+                return
+            host = str(client[0])
+            if web._forwarded[host] >= web.per_address:
+                web.refused += 1
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1013})
+                else:
+                    await Response("too many connections from your address\n", 503,
+                                   media_type="text/plain")(scope, receive, send)  # fmt: skip
+                return
+            web._forwarded[host] += 1
+            try:
+                await app(scope, receive, send)
+            finally:
+                web._forwarded[host] -= 1
+                if not web._forwarded[host]:
+                    del web._forwarded[host]
+
+        return counted
+
     def _protocols(self) -> tuple[type[H11Protocol], type[WebSocketsSansIOProtocol]]:
         web = self
 
+        def too_much_output(transport: Any) -> bool:
+            if transport.is_closing():
+                return False
+            if transport.get_write_buffer_size() <= web.output_bytes:
+                return False
+            transport.abort()  # unread output past the limit, whatever wrote it
+            return True
+
         class Guarded(H11Protocol):
+            _head_timer: asyncio.TimerHandle | None = None
+
             def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
                 super().connection_made(transport)
                 host = self.client[0] if self.client else "unknown"
                 if not web._admit(transport, host):
-                    transport.abort()
+                    transport.write(FULL)  # the reason, for whoever can read it
+                    transport.close()
+                    asyncio.get_running_loop().call_later(1.0, transport.abort)
                     return
-                asyncio.get_running_loop().call_later(web.open_timeout, self._first_request_due)
+                self._head_due_after(None)
 
-            def _first_request_due(self) -> None:
-                if self.cycle is None and self.transport.get_protocol() is self:
-                    self.transport.close()  # nothing asked in time
+            def _head_due_after(self, scope: object) -> None:
+                """Each request's head is due ``open_timeout`` after the connection is free for it."""
+                if self._head_timer is not None:
+                    self._head_timer.cancel()
+                loop = asyncio.get_running_loop()
+                self._head_timer = loop.call_later(web.open_timeout, self._head_due, scope)
+
+            def _head_due(self, scope: object) -> None:
+                if getattr(self, "scope", None) is scope and self.transport.get_protocol() is self:
+                    self.transport.close()  # no new request in time (or a head sent too slowly)
+
+            def on_response_complete(self) -> None:
+                super().on_response_complete()
+                if not self.transport.is_closing():
+                    self._head_due_after(getattr(self, "scope", None))
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                too_much_output(self.transport)
+
+            def handle_websocket_upgrade(self, event: h11.Request) -> None:
+                length = next((v for k, v in self.headers if k == b"content-length"), b"0")
+                chunked = any(k == b"transfer-encoding" for k, _ in self.headers)
+                if event.method != b"GET" or length.strip() not in (b"", b"0") or chunked:
+                    self.send_400_response("a WebSocket is opened by a GET with no body")
+                    return
+                super().handle_websocket_upgrade(event)
 
             def connection_lost(self, exc: Exception | None) -> None:
                 web._open.pop(self.transport, None)
+                if self._head_timer is not None:  # a cancelled timer lets the connection go
+                    self._head_timer.cancel()
+                    self._head_timer = None
                 super().connection_lost(exc)
 
         class GuardedSocket(WebSocketsSansIOProtocol):
+            _handshake_timer: asyncio.TimerHandle | None = None
+
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                loop = asyncio.get_running_loop()
+                self._handshake_timer = loop.call_later(web.open_timeout, self._handshake_due)
+
+            def _handshake_due(self) -> None:
+                if not self.handshake_complete and not self.transport.is_closing():
+                    self.transport.abort()  # the upgrade was never finished
+
+            def data_received(self, data: bytes) -> None:
+                super().data_received(data)
+                if self.queue.qsize() > web.queued_messages and not self.transport.is_closing():
+                    while not self.queue.empty():  # what it queued goes with it
+                        self.queue.get_nowait()
+                    self.transport.abort()
+                    return
+                too_much_output(self.transport)
+
             def connection_lost(self, exc: Exception | None) -> None:
                 web._open.pop(self.transport, None)
+                if self._handshake_timer is not None:
+                    self._handshake_timer.cancel()
+                    self._handshake_timer = None
                 super().connection_lost(exc)
 
         return Guarded, GuardedSocket
@@ -377,7 +562,7 @@ class WebTable:
         """Listen for browsers on ``host:port`` (0: a free port); return the port."""
         http, ws = self._protocols()
         config = uvicorn.Config(
-            self.app(host),
+            self._per_client(self.app(host)),
             http=http,
             ws=ws,
             lifespan="off",
@@ -390,11 +575,15 @@ class WebTable:
             ws_ping_timeout=self.ping,
             ws_per_message_deflate=False,
             timeout_keep_alive=5,
+            proxy_headers=bool(self.proxies),
+            forwarded_allow_ips=self.proxies or None,
             timeout_graceful_shutdown=max(1, round(self.close_timeout)),
         )
         # a malformed request is answered (400) and not logged: a hostile client cannot
         # fill the log; uvicorn's errors (an exception in the application) still are
-        logging.getLogger("uvicorn.error").setLevel(logging.ERROR)
+        errors = logging.getLogger("uvicorn.error")
+        errors.setLevel(logging.ERROR)
+        errors.addFilter(self._log_filter)  # and each cause at most once a minute
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -413,6 +602,7 @@ class WebTable:
     async def close(self) -> None:
         """Stop listening and close every connection (and the analyses' worker)."""
         self.analyst.close()
+        logging.getLogger("uvicorn.error").removeFilter(self._log_filter)
         if self._server is None or self._task is None:
             return
         self._server.should_exit = True

@@ -3,10 +3,11 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
-const state = { socket: null, view: null, deal: 0, turn: 0, seat: null, names: [], token: null,
-                table: params.get("table"), deadline: null, banks: null, banksAt: 0,
-                totals: null, welcomed: false, stopped: false, over: false, retry: null,
-                results: [], analysed: null };
+const state = { socket: null, view: null, places: [], deal: 0, turn: 0, seat: null, names: [],
+                token: null, table: params.get("table"), deadline: null, banks: null, banksAt: 0,
+                totals: null, welcomed: false, stopped: false, over: false, closed: false,
+                retry: null, results: [], analysed: null, analysisKey: "", stockName: "stock",
+                spectator: false, opened: false };
 window.received = [];  // every message the page received, in order (the tests read it)
 window.cardClicks = 0;  // moves made by clicking a card (the tests read it)
 
@@ -54,24 +55,54 @@ function cardAction(code, legal) {
   return legal.find((action) => !action.startsWith("call ") && action.endsWith(" " + code));
 }
 
-function describeEntry(entry) {
+function describeEntry(entry, before) {
   // An entry in words: an action's own text, or for a move this seat did not see the
   // words of the step that made it ("discarded a card face down"), as the view gives them.
+  // A pass by the solissimo declarer right after its bid declines the raise: "no raise".
   const [seat, action] = [entry[0], entry[entry.length - 1]];
-  const text = typeof action === "string" ? action
+  let text = typeof action === "string" ? action
     : (action.words || action.hidden.replace(/_/g, " ") + " (face down)");
+  const previous = before && before[before.length - 1];
+  if (text === "pass" && before && before[0] === seat && previous === "bid solissimo") {
+    text = "no raise";
+  }
   return nameOf(seat) + ": " + text;
 }
 
+// What a move's button says: the raises after solissimo are explained; passing them is "no raise".
+const RAISES = {
+  "raise dividete": "raise dividete: each adversary in turn takes two cards of the monte unseen "
+    + "and discards two face down",
+  "raise scegliete": "raise scegliete: the monte is turned face up and the adversaries share it, "
+    + "each then discarding as many cards as it took",
+};
+
+function moveLabel(action, legal) {
+  if (action === "pass" && legal.some((a) => a.startsWith("raise "))) return "no raise";
+  return RAISES[action] || action;
+}
+
 function lastTrick(view) {
-  // The last finished trick, from the plays in the history: [[seat, card], ...] or null.
+  // The last finished trick, from the plays in the history: {plays: [[seat, card], ...],
+  // leader, winner} or null. A trick's winner leads the next one; the last trick's
+  // winner is the seat whose count of tricks won is one more than the earlier tricks give it.
   const plays = view.history.filter((e) => typeof e[e.length - 1] === "string"
                                            && e[e.length - 1].startsWith("play "));
   const size = view.hand_sizes.length;
   const done = Math.floor((plays.length - view.trick.length) / size);
   if (done < 1) return null;
-  return plays.slice((done - 1) * size, done * size)
+  const trick = plays.slice((done - 1) * size, done * size)
     .map((e) => [e[0], e[e.length - 1].slice("play ".length)]);
+  let winner = null;
+  if (plays.length > done * size) winner = plays[done * size][0];
+  else if (view.leader !== null && view.leader !== undefined && view.phase !== "over") winner = view.leader;
+  else {
+    const wins = view.tricks_won.map(() => 0);
+    for (let k = 1; k < done; k++) wins[plays[k * size][0]] += 1;
+    const seat = view.tricks_won.findIndex((n, s) => n > wins[s]);
+    winner = seat >= 0 ? seat : null;
+  }
+  return { plays: trick, leader: trick[0][0], winner: winner };
 }
 
 function send(message) {
@@ -91,12 +122,45 @@ function plural(n, word) {
   return n + " " + word + (n === 1 ? "" : "s");
 }
 
-function figure(seat, code) {
+function figure(seat, code, roles) {
+  // A card on the table with who played it, and whether that seat led or won the trick.
   const box = document.createElement("figure");
   const caption = document.createElement("figcaption");
-  caption.textContent = nameOf(seat);
+  caption.textContent = nameOf(seat) + (roles && roles.length ? " (" + roles.join(", ") + ")" : "");
+  if (roles && roles.includes("led")) box.classList.add("led");
+  if (roles && roles.includes("won it")) box.classList.add("won");
   box.append(cardImage(code), caption);
   return box;
+}
+
+function placesRow(label, shown, faceDown) {
+  // One place of cards: its label, the cards this seat may see, and backs for the others.
+  const row = document.createElement("div");
+  row.className = "place";
+  const words = document.createElement("span");
+  words.textContent = label;
+  row.append(words, ...shown.map((code) => cardImage(code)));
+  if (faceDown) row.append(backs(faceDown));
+  return row;
+}
+
+function drawPlaces() {
+  // The stock as it is now and each seat's discards, as the server read them from
+  // places.layout: cards taken from the stock are gone from it; discards stay apart.
+  const rows = [];
+  for (const place of state.places) {
+    const count = place.shown.length + place.face_down;
+    if (place.where === "stock") {
+      const open = place.shown.length && place.public.length === place.shown.length;
+      rows.push(placesRow(state.stockName + ": " + plural(count, "card")
+        + (open ? ", face up" : place.shown.length ? "" : ", face down"), place.shown, place.face_down));
+    } else if (place.where === "laid aside") {
+      const whose = place.seat === state.seat ? "your discards" : nameOf(place.seat) + "'s discards";
+      rows.push(placesRow(whose + ", face down (they count with the " + state.stockName + "): ",
+                          place.shown, place.face_down));
+    }
+  }
+  $("stock").replaceChildren(...rows);
 }
 
 function draw() {
@@ -105,9 +169,10 @@ function draw() {
   const live = !state.stopped;
   $("hand").replaceChildren(...view.hand.map(
     (code) => cardImage(code, live ? cardAction(code, view.legal_actions) : undefined)));
-  $("trick").replaceChildren(...view.trick.map(([seat, code]) => figure(seat, code)));
+  $("trick").replaceChildren(...view.trick.map(([seat, code], n) => figure(seat, code, n ? [] : ["led"])));
   const last = lastTrick(view);
-  $("last").replaceChildren(...(last ? last.map(([seat, code]) => figure(seat, code)) : []));
+  $("last").replaceChildren(...(last ? last.plays.map(([seat, code]) => figure(seat, code,
+    [...(seat === last.leader ? ["led"] : []), ...(seat === last.winner ? ["won it"] : [])])) : []));
   $("last-box").hidden = !last;
   $("players").replaceChildren(...view.hand_sizes.map((size, seat) => {
     const row = document.createElement("div");
@@ -120,25 +185,24 @@ function draw() {
     if (view.to_move === seat) row.className = "turn";
     return row;
   }));
-  const exposed = view.exposed || [];
-  $("stock").replaceChildren(...(exposed.length
-    ? ["stock, face up: ", ...exposed.map((code) => cardImage(code))]
-    : view.stock_size ? ["stock ", backs(view.stock_size)] : []));
+  drawPlaces();
   $("info").textContent = "deal " + state.deal + " \u00b7 " + (view.phase_name || view.phase)
     + (view.declarer !== null && view.declarer !== undefined ? " \u00b7 declarer " + nameOf(view.declarer) : "")
     + (view.contract ? " \u00b7 " + view.contract : "") + (view.called ? " \u00b7 called " + view.called : "");
-  $("history").replaceChildren(...view.history.filter((e) => {
+  const auction = view.history.filter((e) => {
     const a = e[e.length - 1];
     return typeof a !== "string" || !a.startsWith("play ");
-  }).map((entry) => {
+  });
+  $("history").replaceChildren(...auction.map((entry, n) => {
     const li = document.createElement("li");
-    li.textContent = describeEntry(entry);
+    li.textContent = describeEntry(entry, auction[n - 1]);
     return li;
   }));
+  $("mine").hidden = state.spectator || state.over;
   $("moves").replaceChildren(...(live ? view.legal_actions : []).map((action, n) => {
     const button = document.createElement("button");
     button.className = "move";
-    button.textContent = (n < 9 ? n + 1 + ". " : "") + action;
+    button.textContent = (n < 9 ? n + 1 + ". " : "") + moveLabel(action, view.legal_actions);
     button.dataset.action = action;
     button.addEventListener("click", () => play(action));
     return button;
@@ -188,6 +252,7 @@ function drawLedger(final) {
     rows.push(sum);
   }
   $("ledger").replaceChildren(...rows);
+  $("ledger-empty").hidden = rows.length > 0;
 }
 
 function notice(text, kind) {
@@ -198,13 +263,19 @@ function notice(text, kind) {
 }
 
 function showResult(message) {
+  // The deal's outcome once: the summary with each seat by its name, then the notes that
+  // add to it (a void deal's note says it all), the declarer by name, never "he".
   const result = message.result;
   const p = $("result");
   const payments = result.payments.map((n, seat) => nameOf(seat) + " " + (n > 0 ? "+" : "") + n);
-  const summary = (message.summary || "").replace(/seat (\d)/g, (_, n) => nameOf(Number(n)));
-  p.textContent = "deal " + message.deal + ": " + summary
-    + (result.notes && result.notes.length ? " (" + result.notes.join("; ") + ")" : "")
-    + " \u2014 " + payments.join(", ");
+  const who = result.declarer === null || result.declarer === undefined ? "the declarer"
+    : nameOf(result.declarer);
+  const notes = (result.notes || []).map((note) => note.replace(/\bhe\b/g, who)
+    .replace(/\bhis\b/g, who + "'s").replace(/\bhim\b/g, who));
+  const summary = result.void ? notes.join("; ")
+    : (message.summary || "").replace(/seat (\d)/g, (_, n) => nameOf(Number(n)))
+      + (notes.length ? ": " + notes.join("; ") : "");
+  p.textContent = "deal " + message.deal + ": " + summary + " \u2014 " + payments.join(", ");
   p.hidden = false;
 }
 
@@ -223,9 +294,14 @@ function showAnalysis() {
   const img = $("analysis-chart");
   $("analyse").disabled = true;
   img.onload = () => { $("analysis").hidden = false; document.body.dataset.analysis = String(deal); };
-  img.onerror = () => { notice("the analysis of deal " + deal + " is not available", "error");
-                        $("analyse").disabled = false; };
-  img.src = "/analysis/" + deal + ".svg" + (state.table ? "?table=" + encodeURIComponent(state.table) : "");
+  img.onerror = () => {
+    notice(state.closed && !state.opened
+      ? "the server has stopped: the analysis of deal " + deal + " is no longer available"
+      : "the analysis of deal " + deal + " is not available", "error");
+    $("analyse").disabled = false;
+  };
+  img.src = "/analysis/" + deal + ".svg?key=" + encodeURIComponent(state.analysisKey)
+    + (state.table ? "&table=" + encodeURIComponent(state.table) : "");
 }
 
 function showToken() {
@@ -252,13 +328,23 @@ function receive(message) {
     case "welcome":
       state.welcomed = true;
       state.seat = message.seat;
+      state.spectator = !!message.spectator;
+      state.over = false;
+      document.body.dataset.over = "";
+      state.analysisKey = message.analysis_key || "";
+      state.stockName = message.stock_name || "stock";
       if (message.token) { state.token = message.token; showToken(); }
       $("status").textContent = message.spectator ? "watching" : "seat " + message.seat;
       $("join").hidden = true;
+      $("join-error").textContent = "";
+      $("watch-instead").hidden = true;
+      $("next").hidden = true;
+      $("mine").hidden = state.spectator;
       break;
     case "table": state.names = message.players.map((p, n) => (p ? p.name : "seat " + n)); draw(); break;
     case "view":
       state.view = message.view; state.deal = message.deal; state.turn = message.turn;
+      state.places = message.places || [];
       state.deadline = message.clock === null ? null : Date.now() + 1000 * message.clock;
       state.banks = message.banks || null; state.banksAt = Date.now();
       draw(); break;
@@ -278,21 +364,38 @@ function receive(message) {
       $("status").textContent = "match over";
       $("seat-info").hidden = true;
       state.over = true;
+      state.token = null;  // the seats are free again for the next match
       document.body.dataset.over = "1";
+      matchOver(message.closed);
       break;
     case "closing":
       stopped(message.message);
       break;
     case "error":
-      if (!state.welcomed) {
-        showJoin(message.message);
-        notice("error: " + message.message, "error");
-      } else {
-        notice("error: " + message.message, "error");
-      }
+      if (message.code === "closed") tableClosed();
+      if (!state.welcomed) showJoin(message.message);
+      notice("error: " + message.message, "error");
       break;
     case "notice": notice(message.message); break;
   }
+}
+
+function tableClosed() {
+  // The table has played its matches: no more deals; the page keeps what it shows.
+  state.closed = true;
+  document.body.dataset.closed = "1";
+  $("stopped").hidden = false;
+  $("stopped").className = "closed";
+  $("stopped-text").textContent = "The table has closed: it has played its matches. The ledger "
+    + "and the analyses stay on this page while the server runs.";
+}
+
+function matchOver(closed) {
+  // The match is over: nothing to play; say what comes next.
+  $("mine").hidden = true;
+  $("moves").replaceChildren();
+  if (closed) { tableClosed(); return; }
+  $("next").hidden = false;
 }
 
 function stopped(why) {
@@ -318,7 +421,8 @@ function hello() {
   if (state.token) message.token = state.token;
   else {
     const seat = $("seat").value.trim();
-    if (/^[0-9]$/.test(seat)) message.seat = Number(seat);
+    // a number is sent as one; anything else as typed, for the server to refuse as it does seat 7
+    if (seat) message.seat = /^[0-9]+$/.test(seat) ? Number(seat) : seat;
     if ($("spectate").checked) message.spectate = true;
   }
   if (state.table) message.table = state.table;
@@ -330,6 +434,7 @@ function connect(again) {
   const socket = new WebSocket(scheme + location.host + "/ws");
   state.socket = socket;
   socket.onopen = () => {
+    state.opened = true;
     if (again) {
       if (!state.token && state.seat !== null) return;  // nothing to come back with
       state.welcomed = false;
@@ -348,6 +453,13 @@ function connect(again) {
     receive(message);
   };
   socket.onclose = () => {
+    const opened = state.opened;
+    state.opened = false;
+    if (!opened && !state.welcomed) {
+      // refused before it opened: the server is full or not running
+      showJoin("could not reach the table: it is full or the server has stopped; try again later");
+      return;
+    }
     if (state.welcomed && !state.over) stopped("the connection to the server was lost");
   };
 }
@@ -381,6 +493,16 @@ setInterval(() => {
 }, 250);
 $("join").addEventListener("submit", join);
 $("analyse").addEventListener("click", showAnalysis);
+$("next-sit").addEventListener("click", () => {
+  $("next").hidden = true;
+  $("spectate").checked = false;
+  showJoin("");
+});
+$("next-watch").addEventListener("click", () => {
+  $("next").hidden = true;
+  $("spectate").checked = true;
+  join();
+});
 $("watch-instead").addEventListener("click", () => {
   $("spectate").checked = true;
   join();
