@@ -459,28 +459,29 @@ class Work:
         return self._tallied().books()
 
     def _tallied(self) -> _Tally:
-        """The tally of the moves so far, to read: made on first use (from the work
-        before's, if any), then kept up to date by :meth:`_move` (each move counted
-        once, as :func:`books` counts it)."""
+        """The tally of the moves so far, to read: the work before's (if any), the moves
+        since counted when first read after them (each move counted once, as
+        :func:`books` counts it; a copy is made before counting on another's)."""
         tally = self._tally
+        moves = self.moves
+        if tally is not None and tally.counted == len(moves):
+            return tally
         if tally is None:
             seed = self._seed
-            if seed is not None:  # the moves before counted already: count the rest
-                counted = seed.counted
-                if counted == len(self.moves):
-                    return seed  # (to read: a copy is made when a move is to be counted)
+            if seed is not None:
+                if seed.counted == len(moves):
+                    return seed
                 tally = self._tally = seed.copy()
-                tally.add(self.moves[counted:], self.action_of)
             else:
                 tally = self._tally = _Tally(len(self.hands))
-                tally.add(self.moves, self.action_of)
+        tally.add(moves[tally.counted :], self.action_of)
         return tally
 
     def tally(self) -> _Tally | None:
         """The tally to keep with the state this work makes: its own, or the one it
         started from (which counted a first part of its moves), or ``None``."""
         tally = self._tally
-        return tally if tally is not None else self._seed
+        return tally if tally is not None else self._seed  # (it counts the first moves)
 
     @property
     def called(self) -> int:
@@ -494,24 +495,20 @@ class Work:
     @property
     def giver(self) -> int:
         """The seat that handed over the called card (-1 for none)."""
-        tally = self._tally
-        return (tally if tally is not None else self._tallied()).giver
+        return self._tallied().giver
 
     @property
     def exposed(self) -> int:
         """The stock cards turned face up for every seat."""
-        tally = self._tally
-        return (tally if tally is not None else self._tallied()).exposed
+        return self._tallied().exposed
 
     def laid_aside(self, seat: int) -> int:
         """Return the cards ``seat`` has laid aside face down (its discards)."""
-        tally = self._tally
-        return (tally if tally is not None else self._tallied()).laid[seat]
+        return self._tallied().laid[seat]
 
     def taken(self, seat: int) -> int:
         """Return the cards ``seat`` got from the stock in this deal (taken or drawn)."""
-        tally = self._tally
-        return (tally if tally is not None else self._tallied()).taken[seat]
+        return self._tallied().taken[seat]
 
     # --- for steps -------------------------------------------------------------
 
@@ -559,8 +556,7 @@ class Work:
 
     def laid_down(self) -> int:
         """Return every card laid aside so far: face down in the stock, never shown or taken."""
-        tally = self._tally
-        return (tally if tally is not None else self._tallied()).laid_all
+        return self._tallied().laid_all
 
     def hand(self, seat: int | Role) -> CardSet:
         """Return the cards ``seat`` (or the seat playing a role) holds now."""
@@ -650,13 +646,7 @@ class Work:
         else:
             entry = self.history_length - 1 if self.deciding else -1
             record = (entry, -1, who, mask, src, dst, seen, words)
-        self.moves = (*self.moves, record)
-        tally = self._tally
-        if tally is not None:
-            if dst < _STOCK and src <= _STOCK and record[0] >= 0 and self.action_of(record) is None:
-                self._tally = None  # its action not recorded yet: counted when next asked
-            else:
-                tally.add((record,), self.action_of)
+        self.moves = (*self.moves, record)  # (counted when the tally is next read)
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
