@@ -60,18 +60,19 @@ import random
 from typing import Union
 
 import calabrasella as cb
+from calabrasella import places
 
 from ._hand import bits
 from ._replay import Replayer, _named
-from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
+from ._worlds import InconsistentViewError, Model, analyse
+
+STOCK = places.STOCK_CODE
 
 __all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
 #: Under a ruleset's own rule of calling, the most worlds drawn (and replayed) to find one
 #: that fits the call, for one :meth:`Sampler.sample`.
 TRIES = 200
-_DISCARDS = tuple(cb.Discard(card) for card in cb.DECK)
-_GIVE_BACKS = tuple(cb.GiveBack(card) for card in cb.DECK)
 
 
 def _as_rng(rng: Union[random.Random, int]) -> random.Random:
@@ -129,9 +130,7 @@ class Sampler:
             raise InconsistentViewError(f"not a well-formed view ({exc!r})") from exc
         self.view = view
         self._model = model
-        self._replay = tuple(
-            None if isinstance(action, cb.Hidden) else action for _, action in view.history
-        )
+        self._replay = tuple(action for _, action in view.history)
 
     @property
     def count(self) -> int:
@@ -185,106 +184,73 @@ class Sampler:
             " or its own exchange steps"
         )
 
+    def __repr__(self) -> str:
+        """``Sampler(seat 1 of cavendish, playing, 4,200 worlds)``: whose view, its phase,
+        how many worlds (at most, where a rule of the ruleset's own is checked by replay)."""
+        view, model = self.view, self._model
+        worlds = f"{'' if model.exact else 'at most '}{model.worlds:,} worlds"
+        return f"Sampler(seat {view.seat} of {view.rules.name}, {view.phase_name}, {worlds})"
+
     def _draw(self, model: Model, pick: random.Random) -> cb.State:
-        """Draw one world of the model and replay it."""
-        place = list(model.pinned)
-        table, bins = model.table, model.bins
-        s = model.start
+        """Draw one world of the model: each card's path, then the folded runs' cards."""
+        path = {card: (origin, taken) for card, origin, taken in model.fixed}
+        table, s = model.table, model.start
         for i, card in enumerate(model.cards):
             r = pick.randrange(table[i][s])
             after = table[i + 1]
-            for b, d in zip(model.choices[i], model.deltas[i]):
+            for d, paths in model.options[i]:
                 w = after.get(s + d, 0)
-                if r < w:
+                if r < w * len(paths):
                     s += d
-                    place[bins[b]] |= 1 << card
+                    path[card] = paths[r // w]
                     break
-                r -= w
+                r -= w * len(paths)
         if model.tail:  # the rest of the room, shared out at random
             rest = list(model.tail)
             pick.shuffle(rest)
             at = 0
-            for b in model.tail_bins:
-                need = model.sizes[b] - s // model.strides[b] % model.radices[b]
+            for counter, way in model.tail_paths:
+                need = model.targets[counter] - s // model.strides[counter] % model.radices[counter]
                 for card in rest[at : at + need]:
-                    place[bins[b]] |= 1 << card
+                    path[card] = way
                 at += need
-        if model.custom:
-            return self._undo_world(model, place, pick)
-        fills = _fill_hidden(model, place, pick)
-        return self._replay_world(model, place, fills[0], fills[1], fills[2], fills[3])
+        where = [0] * places.CODE_COUNT
+        moved = [0] * len(model.runs)
+        for card, (origin, taken) in path.items():
+            where[origin] |= 1 << card
+            for j in bits(taken):
+                moved[j] |= 1 << card
+        for j in reversed(model.folded):  # which of the cards where the run went came by it
+            run = model.runs[j]
+            for card in pick.sample(bits(where[run.dst]), run.number):
+                moved[j] |= 1 << card
+            where[run.dst] &= ~moved[j]
+            where[run.src] |= moved[j]
+        fills: dict[int, int] = {}
+        for run, cards in zip(model.runs, moved):
+            if run.parts[0][0] >= 0:  # a decision's (or chance's) cards, in any order
+                order = bits(cards)
+                pick.shuffle(order)
+                at = 0
+                for entry, n in run.parts:
+                    for card in order[at : at + n]:
+                        fills[entry] = fills.get(entry, 0) | 1 << card
+                    at += n
+        return self._replay_world(where, fills)
 
-    def _undo_world(self, model: Model, place: list[int], pick: random.Random) -> cb.State:
-        """The deal of a world whose plan has steps of a variant's own: undo the view's
-        moves, last first (those it did not see with cards drawn at random from where
-        they went), then replay, each face-down entry by the legal action naming its cards."""
+    def _replay_world(self, where: list[int], fills: dict[int, int]) -> cb.State:
+        """Deal the world's cards and replay the history, each face-down entry by the
+        legal action naming its cards; check the seat's view of it is the view."""
         view = self.view
         rules = view.rules
-        where = list(place)
-        for seat in range(rules.players):
-            where[seat] |= model.played_by[seat]
-        fills: dict[int, int] = {}
-        for move in reversed([m for m in view.moves if m.target.where is not cb.places.Where.TRICK and m.source.where is not cb.places.Where.TRICK]):
-            src, dst = move.source.code, move.target.code
-            if src == dst:  # cards turned face up: they stay
-                continue
-            if move.cards is not None:
-                mask = move.cards.mask
-            else:
-                pool = bits(where[dst])
-                if len(pool) < move.number:
-                    raise InconsistentViewError(f"{move.target} holds too few cards to undo a move")
-                mask = 0
-                for card in pick.sample(pool, move.number):
-                    mask |= 1 << card
-                if move.entry >= 0:
-                    fills[move.entry] = mask
-            if mask & ~where[dst]:
-                raise InconsistentViewError(f"{cb.CardSet(mask & ~where[dst])} is not in {move.target}")
-            where[dst] &= ~mask
-            where[src] |= mask
-        stock = where[STOCK]
-        for seat in range(rules.players):
-            stock |= where[DISC + seat]
         hands = tuple(cb.CardSet(where[seat]) for seat in range(rules.players))
         try:
-            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(stock)))
-            for i, action in enumerate(self._replay):
-                if action is None:
-                    action = _naming(state.legal_actions(), fills.get(i, 0))
-                state = cb.apply(state, action)
-        except cb.CalabrasellaError as exc:
-            raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
-        if state.view(view.seat) != view:
-            raise InconsistentViewError("the view does not follow from this world's cards")
-        return state
-
-    def _replay_world(
-        self,
-        model: Model,
-        place: list[int],
-        entries: dict[int, cb.Action],
-        gave: list[int],
-        received: list[int],
-        from_stock: int,
-    ) -> cb.State:
-        view = self.view
-        rules = view.rules
-        hands = tuple(
-            cb.CardSet(
-                (place[seat] | model.played_by[seat] | place[DISC + seat] | gave[seat])
-                & ~received[seat]
-            )
-            for seat in range(rules.players)
-        )
-        try:
-            state = cb.start(
-                rules, cb.Deal(view.dealer, hands, cb.CardSet(place[STOCK] | from_stock))
-            )
+            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(where[STOCK])))
             apply = cb.apply
             for i, action in enumerate(self._replay):
-                state = apply(state, entries[i] if action is None else action)
-        except (cb.CalabrasellaError, KeyError) as exc:
+                cards = fills.get(i)
+                state = apply(state, action if cards is None else _naming(state, cards))
+        except cb.CalabrasellaError as exc:
             raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
         if state.view(view.seat) != view:
             raise InconsistentViewError(
@@ -293,47 +259,10 @@ class Sampler:
         return state
 
 
-def _fill_hidden(
-    model: Model, place: list[int], pick: random.Random
-) -> tuple[dict[int, cb.Action], list[int], list[int], int]:
-    """Choose the cards of the hidden moves, given where every card is now.
-
-    Returns the history entries to fill, and the cards each seat gave and
-    received and those that left the stock (for the deal).
-    """
-    entries: dict[int, cb.Action] = {}
-    gave, received = list(model.gave), list(model.received)
-    from_stock = model.from_stock
-    gb = model.give_back
-    if gb is not None:
-        held = place[gb.giver] | model.played_by[gb.giver]
-        only = held & gb.only_as_given  # a card the giver can hold only as the one given back
-        card = bits(only)[0] if only else pick.choice(bits(held))
-        gave[gb.declarer] |= 1 << card
-        received[gb.giver] |= 1 << card
-        entries[gb.entry] = _GIVE_BACKS[card]
-    for draw in model.draws:  # which of the cards that went through its hand came from the stock
-        held = place[draw.seat] | place[DISC + draw.seat] | model.played_by[draw.seat]
-        drawn = 0
-        for card in pick.sample(bits(held), draw.number):
-            drawn |= 1 << card
-        received[draw.seat] |= drawn
-        from_stock |= drawn
-        if draw.entry >= 0:
-            entries[draw.entry] = cb.Draw(cb.CardSet(drawn))
-    for seat, slots in enumerate(model.discards):
-        if slots:
-            cards = bits(place[DISC + seat])
-            pick.shuffle(cards)
-            for slot, card in zip(slots, cards):
-                entries[slot] = _DISCARDS[card]
-    return entries, gave, received, from_stock
-
-
-def _naming(actions: tuple[cb.Action, ...], cards: int) -> cb.Action:
-    """The first of ``actions`` that names exactly ``cards`` (a face-down entry's)."""
-    for action in actions:
-        if cards and _named(action) == cards:
+def _naming(state: cb.State, cards: int) -> cb.Action:
+    """The first legal action that names exactly ``cards`` (a face-down entry's)."""
+    for action in cb.legal_actions(state):
+        if _named(action) == cards:
             return action
     raise InconsistentViewError(f"no legal action moves {cb.CardSet(cards)} face down here")
 
