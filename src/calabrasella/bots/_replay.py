@@ -1,18 +1,15 @@
-"""Worlds of any ruleset, by dealing at random and replaying: the sampler's generic path.
+"""Worlds of any ruleset, by dealing at random and replaying: the sampler's last resort.
 
 Private to :mod:`calabrasella.bots.sampling`, which documents it
 (:class:`~calabrasella.bots.sampling.ReplaySampler`). It knows nothing of
-any exchange step: it deals the cards the seat cannot place at random,
-replays the view's history through :func:`calabrasella.apply` (a face-down
-entry by a legal action the view shows face down the same way), and keeps
-the world only if the seat's view of it is the view given. What it reads
-from the history is the engine's own: each ``Play`` or ``Revoke`` puts its
-card from its seat's hand to the trick, and cards shown to all (the exposed
-stock) lie in the stock. Any other move's card it places by trying: when
-the replay refuses a move, it deals the move's card to the seat that moved,
-or to the stock, or to another seat, whichever lets the move through, and
-replays again. The first world found tells it the seat's own dealt hand
-(the seat saw every move of its own cards), which every later world keeps.
+any step: it deals the cards the seat cannot place at random (the seat's own
+dealt hand found by undoing its moves, the cards seen leaving the stock in
+the stock, each card played in the hand that played it), replays the view's
+history through :func:`calabrasella.apply` (a face-down entry by a legal
+action the view shows face down the same way), and keeps the world only if
+the seat's view of it is the view given. When the replay refuses a move, it
+deals the move's cards to the seat that moved, or to the stock, or to another
+seat, whichever lets the move through, and replays again.
 """
 
 from __future__ import annotations
@@ -20,8 +17,10 @@ from __future__ import annotations
 import random
 
 import calabrasella as cb
+from calabrasella import places
 
 from ._hand import bits
+from ._worlds import SUITS, _counts
 
 __all__ = ["Replayer"]
 
@@ -45,16 +44,19 @@ class Replayer:
 
     def __init__(self, view: cb.View) -> None:
         self.view = view
-        rules = view.rules
-        self.rules = rules
+        self.rules = rules = view.rules
         self.seat = seat = view.seat
-        n, dealer = rules.players, view.dealer
+        n = rules.players
+        recs = places.records(view)
+        dealt, _ = _counts(view, recs)
         self.places = n + 1  # each seat's hand, then the stock
         self.stock = n
-        self.active = tuple((dealer + k) % n for k in (1, 2, 3))
-        self.room = [12 if s in self.active else 0 for s in range(n)] + [4]
+        self.active = tuple(s for s in range(n) if dealt[s])
+        self.room = [dealt[s] for s in range(n)] + [dealt[places.STOCK_CODE]]
         history = view.history
         self.entries = history
+        #: The face-down entries: those whose moves the seat did not see.
+        self.hidden = frozenset(r[0] for r in recs if r[3] < 0 and r[0] >= 0)
         # each seat's cards played to tricks, and the suits it showed out of (as suit
         # bits) where suit must be followed: the views' own reading of the history
         played = [cards.mask for cards in view.cards_played] + [0]  # (the stock plays nothing)
@@ -62,24 +64,31 @@ class Replayer:
         self.played = played
         self.voids = voids
         #: For each seat, the cards of the suits it showed out of (it got rid of them first).
-        self.void_cards = [sum(1023 << (10 * x) for x in range(4) if v >> x & 1) for v in voids]
-        #: Cards named by visible moves other than plays: their places are found by trying.
+        self.void_cards = [sum(SUITS[x] for x in range(len(SUITS)) if v >> x & 1) for v in voids]
+        #: Cards seen moving in the exchange: their places are found by trying.
         self.moving = 0
-        for _, action in history:
-            if not isinstance(action, cb.Hidden) and type(action) not in (cb.Play, cb.Revoke):
-                self.moving |= _named(action)
+        #: Cards seen leaving the stock (or shown in it): dealt to it, most likely.
+        self.from_stock = 0
+        #: The seat's own dealt hand: its hand now with its own seen moves undone.
+        self.dealt = view.hand.mask
+        for record in reversed(recs):
+            cards, src, dst = record[3], record[4], record[5]
+            if cards < 0 or src >= places.TRICK_CODE or dst >= places.TRICK_CODE:
+                continue
+            self.moving |= cards if src != dst else 0
+            self.from_stock |= cards if src == places.STOCK_CODE else 0
+            self.dealt = (self.dealt & ~cards if dst == seat else self.dealt) | (
+                cards if src == seat else 0
+            )
+        self.dealt |= played[seat]
         #: For each entry, the cards later visible entries name (or the seat holds now).
         later = [0] * (len(history) + 1)
         later[-1] = view.hand.mask
         for i in range(len(history) - 1, -1, -1):
-            entry = history[i][1]
-            later[i] = later[i + 1] | (0 if isinstance(entry, cb.Hidden) else _named(entry))
+            later[i] = later[i + 1] | (0 if i in self.hidden else _named(history[i][1]))
         self.later = later
-        own = view.hand.mask | view.discards.mask | played[seat]
-        #: The seat's own dealt hand: a guess until the first world found says it.
-        self.dealt: int | None = None
-        self.guess = own & ~view.exposed.mask & ~view.drawn.mask
         self.tries = 0
+        self._records = recs
 
     # --- a proposal ------------------------------------------------------------------
 
@@ -100,15 +109,11 @@ class Replayer:
                 deal[place] |= 1 << card
                 placed |= 1 << card
 
-        put(self.stock, view.exposed.mask | view.drawn.mask)
-        if self.dealt is not None:
-            put(self.seat, self.dealt)
+        put(self.stock, self.from_stock)
+        put(self.seat, self.dealt)
         for s in range(self.rules.players):
             if s != self.seat:
                 put(s, self.played[s])
-        if self.dealt is None:
-            put(self.seat, self.guess & ~self.moving)
-            put(self.seat, self.guess)
         rest = [c for c in range(40) if not placed >> c & 1]
         rng.shuffle(rest)
         for card in rest:
@@ -137,7 +142,7 @@ class Replayer:
         seat = self.seat
         state = self.start(deal)
         for i, (_, action) in enumerate(self.entries):
-            if isinstance(action, cb.Hidden):
+            if i in self.hidden:
                 found = None
                 choices = list(cb.legal_actions(state))
                 pick.shuffle(choices)
@@ -181,7 +186,7 @@ class Replayer:
                     continue
                 return state if state.view(self.seat) == self.view else None
             who, action = self.entries[done]
-            if isinstance(action, cb.Hidden):
+            if done in self.hidden:
                 return None
             better = self.repair(deal, seed, done, who, action, fixed, rng)
             if better is None:  # the face-down moves may be what is wrong: draw them anew
@@ -194,13 +199,9 @@ class Replayer:
         return None
 
     def agrees(self, state: cb.State) -> bool:
-        """Whether what a view says once and for all (the declarer, the contract, the
-        card called and who gave it) is what the seat's view says, where already said."""
-        now, view = state.view(self.seat), self.view
-        return all(
-            getattr(now, name) is None or getattr(now, name) == getattr(view, name)
-            for name in ("declarer", "contract", "called", "giver")
-        )
+        """Whether the moves so far, as the seat would know them, are the view's."""
+        now = places.records(state.view(self.seat))
+        return now == self._records[: len(now)]
 
     def mend_hand(self, deal: list[int], state: cb.State) -> list[int] | None:
         """The seat's hand at the end must be the view's: deal the missing cards to it
@@ -235,8 +236,8 @@ class Replayer:
     ) -> tuple[list[int], int] | None:
         """Deal the cards the refused move names (or the cards in its way) elsewhere."""
         named = _named(action) & ~fixed
-        for _, earlier in self.entries[:at]:  # the replay got past these: their cards stay
-            if not isinstance(earlier, cb.Hidden):
+        for i, (_, earlier) in enumerate(self.entries[:at]):  # the replay got past these
+            if i not in self.hidden:
                 fixed |= _named(earlier)
         order = [who, self.stock, *(s for s in self.active if s != who)]
         best: tuple[tuple[bool, int, float], list[int]] | None = None
@@ -285,7 +286,7 @@ class Replayer:
     ) -> list[int] | None:
         """Move ``card`` from ``here`` to ``place``, in exchange for a card that may move."""
         moving = self.moving  # a card a move names may have come to a hand by that move
-        keep = fixed | self.view.exposed.mask | self.view.drawn.mask | (self.dealt or 0)
+        keep = fixed | self.from_stock | self.dealt
         keep |= self.played[place] & ~moving
         if place == self.seat:
             keep |= self.view.hand.mask & ~self.moving
@@ -306,7 +307,5 @@ class Replayer:
             self.tries += 1
             state = self.world(rng)
             if state is not None:
-                if self.dealt is None:
-                    self.dealt = state.deal.hands[self.seat].mask
                 return state
         return None
