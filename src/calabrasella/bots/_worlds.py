@@ -61,8 +61,9 @@ class Model(NamedTuple):
     #: Per card with a choice: its options (state increment, paths with it).
     cards: tuple[int, ...]
     options: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]
-    #: Paths ``(dealt place, runs taken as a mask)`` of the cards with one path.
-    fixed: tuple[tuple[int, int, int], ...]
+    #: Where the cards with one path were dealt, by place, and the runs they took.
+    dealt: tuple[int, ...]
+    moved: tuple[int, ...]
     #: Interchangeable cards placed last into the room left: each counter's path.
     tail: tuple[int, ...]
     tail_paths: tuple[tuple[int, tuple[int, int]], ...]
@@ -95,8 +96,24 @@ def analyse(view: cb.View) -> Model:
     runs, hidden_at = _runs(recs)
     exact = _engine_takes_all(recs, dealt)
     folded, factor = _fold(recs, runs, hidden_at, facts, dealt)
-    ends = _ends(view)
-    paths = [_paths(card, recs, runs, folded, facts, dealt, ends[card]) for card in range(DECK)]
+    holding = sum(1 << p for p in range(CODES) if now[p])
+    ends = [end & holding for end in _ends(view)]
+    seen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(DECK)]
+    for i, record in enumerate(recs):
+        if record[3] >= 0:
+            for card in bits(record[3]):
+                seen[card].append((i, 0, record[4], record[5]))
+    steps = [(run.at, 1, j, 0) for j, run in enumerate(runs) if j not in folded]
+    free: dict[int, list[tuple[int, int, int]]] = {}  # the paths of a card no event concerns
+    paths = []
+    for card in range(DECK):
+        alone = not seen[card] and not steps and not facts.pins
+        if alone and ends[card] in free:
+            paths.append(free[ends[card]])
+            continue
+        paths.append(_paths(card, seen[card] + steps, runs, facts, dealt, ends[card]))
+        if alone:
+            free[ends[card]] = paths[-1]
     model = _count(view, runs, folded, paths, now, facts, factor)
     return model if exact else model._replace(exact=False)
 
@@ -239,26 +256,23 @@ def _ends(view: cb.View) -> list[int]:
 
 def _paths(
     card: int,
-    recs: tuple[places.MoveRecord, ...],
+    events: list[tuple[int, int, int, int]],
     runs: list[Run],
-    folded: tuple[int, ...],
     facts: Facts,
     dealt: list[int],
     end: int,
 ) -> list[tuple[int, int, int]]:
-    """Every path of ``card``: ``(dealt place, runs taken as a mask, place now)``."""
+    """Every path of ``card``: ``(dealt place, runs taken as a mask, place now)``.
+
+    ``events`` are what happens to it, by time: ``(t, 0, src, dst)`` a seen move of it,
+    ``(t, 1, j, 0)`` run ``j``; the call's pins are added here (``(t, -1, places, 0)``).
+    """
     bit = 1 << card
-    # what happens to the card, in order: ("seen", src, dst), ("run", j), ("pin", allowed)
-    events: list[tuple[int, int, int, int]] = []
-    for i, record in enumerate(recs):
-        if record[3] >= 0 and record[3] & bit:
-            events.append((i, 0, record[4], record[5]))
-    for j, run in enumerate(runs):
-        if j not in folded:
-            events.append((run.at, 1, j, 0))
     for at, mask, allowed in facts.pins:
         if mask & bit:
             events.append((at, -1, allowed, 0))
+    if not events:  # (most cards: nothing seen of them, no hidden move)
+        return [(p, 0, p) for p in range(CODES) if dealt[p] and end >> p & 1]
     events.sort()
     banned = 0
     for at, forbidden, src, dst in facts.forbid:
@@ -267,7 +281,9 @@ def _paths(
                 if run.at >= at and (run.src, run.dst) == (src, dst):
                     banned |= 1 << j
     out: list[tuple[int, int, int]] = []
-    stack = [(p, p, 0, 0) for p in range(CODES) if dealt[p]]
+    first = events[0]
+    starts = [first[2]] if first[1] == 0 else [p for p in range(CODES) if dealt[p]]
+    stack = [(p, p, 0, 0) for p in starts if dealt[p]]
     while stack:
         origin, where, taken, k = stack.pop()
         while k < len(events):
@@ -300,13 +316,17 @@ def _count(
     """Build and solve the counting programme over the cards."""
     # a run is counted unless the places its cards end in say it (discards: where they lie)
     counted = []
+    distinct = {id(ps): ps for ps in paths}.values()
     for j in range(len(runs)):
         if j in folded:
             continue
-        ends = {w for ps in paths for _, t, w in ps if t >> j & 1}
-        if any((t >> j & 1) != (w in ends) for ps in paths for _, t, w in ps):
+        ends = {w for ps in distinct for _, t, w in ps if t >> j & 1}
+        if any((t >> j & 1) != (w in ends) for ps in distinct for _, t, w in ps):
             counted.append(j)
-    targets = list(now) + [runs[j].number for j in counted]
+    bins = [p for p in range(CODES) if now[p]]  # the places that hold cards now
+    at = {p: b for b, p in enumerate(bins)}
+    nb = len(bins)
+    targets = [now[p] for p in bins] + [runs[j].number for j in counted]
     targets += [mask.bit_count() for _, mask in facts.not_all]
     radices = [t + 2 for t in targets]
     strides = []
@@ -316,32 +336,43 @@ def _count(
         stride *= r
     limits = [(strides[c], radices[c], targets[c]) for c in range(len(targets))]
     start = 0
-    fixed: list[tuple[int, int, int]] = []
-    groups: dict[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], list[int]] = {}
+    dealt_to = [0] * CODES
+    moved = [0] * len(runs)
+    Key = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
+    groups: dict[Key, list[int]] = {}
+    keys: dict[int, Key] = {}  # by the paths' list, where no call's count tells cards apart
     for card, ps in enumerate(paths):
         if not ps:
             raise fail(f"{cb.DECK[card]} fits nowhere")
+        key = keys.get(id(ps)) if len(ps) > 1 and not facts.not_all else None
+        if key is not None:
+            groups[key].append(card)
+            continue
         found: dict[int, list[tuple[int, int]]] = {}
         for origin, taken, where in ps:
-            d = strides[where]
-            for c, j in enumerate(counted):
-                if taken >> j & 1:
-                    d += strides[CODES + c]
+            d = strides[at[where]]
+            if taken:
+                for c, j in enumerate(counted):
+                    if taken >> j & 1:
+                        d += strides[nb + c]
             for c, (place, mask) in enumerate(facts.not_all):
                 if place == where and mask >> card & 1:
-                    d += strides[CODES + len(counted) + c]
+                    d += strides[nb + len(counted) + c]
             found.setdefault(d, []).append((origin, taken))
         if len(found) == 1 and len(ps) == 1:
             (d,) = found
             start += d
-            fixed.append((card, ps[0][0], ps[0][1]))
+            dealt_to[ps[0][0]] |= 1 << card
+            for j in bits(ps[0][1]):
+                moved[j] |= 1 << card
             continue
         key = tuple(sorted((d, tuple(p)) for d, p in found.items()))
         groups.setdefault(key, []).append(card)
+        keys[id(ps)] = key
     for c, (s, r, t) in enumerate(limits):
         if start // s % r > t:
-            raise fail(f"place {places.Place.of(c) if c < CODES else c} holds too many known cards")
-    singles = {strides[c]: c for c in range(CODES)}
+            raise fail(f"{places.Place.of(bins[c]) if c < nb else c} holds too many known cards")
+    singles = {strides[c]: c for c in range(nb)}
     pure = [k for k in groups if all(len(p) == 1 and d in singles for d, p in k)]
     tail_key = max(pure, key=lambda k: (len(groups[k]), k), default=None)
     tail = groups.pop(tail_key) if tail_key is not None else []
@@ -354,7 +385,7 @@ def _count(
             cards.append(card)
             options.append(key)
     tail_all = factorial(len(tail))
-    first_fact = CODES + len(counted)
+    first_fact = nb + len(counted)
 
     def weight(s: int) -> int:
         ways = tail_all
@@ -369,17 +400,19 @@ def _count(
                 ways //= factorial(t - fill)
         return ways
 
+    # each option's counters: (stride, radix, target), the fill it may not pass
     touches = [
-        [[lim for lim in limits if d // lim[0] % lim[1]] for d, _ in opts] for opts in options
+        [tuple(lim for lim in limits if d // lim[0] % lim[1]) for d, _ in opts] for opts in options
     ]
     levels: list[set[int]] = [{start}]
     for i in range(len(cards)):
         nxt: set[int] = set()
-        for s in levels[i]:
-            for (d, _), lims in zip(options[i], touches[i]):
-                s2 = s + d
-                if all(s2 // st % r <= t for st, r, t in lims):
-                    nxt.add(s2)
+        for d, lims in zip([d for d, _ in options[i]], touches[i]):
+            if len(lims) == 1:
+                ((st, r, t),) = lims
+                nxt.update([s + d for s in levels[i] if s // st % r < t])
+            else:
+                nxt.update([s + d for s in levels[i] if all(s // st % r < t for st, r, t in lims)])
         levels.append(nxt)
     table: list[dict[int, int]] = [{} for _ in levels]
     table[-1] = {s: w for s in levels[-1] if (w := weight(s))}
@@ -405,7 +438,8 @@ def _count(
         folded=folded,
         cards=tuple(cards),
         options=tuple(options),
-        fixed=tuple(fixed),
+        dealt=tuple(dealt_to),
+        moved=tuple(moved),
         tail=tuple(tail),
         tail_paths=tail_paths,
         strides=tuple(strides),

@@ -193,7 +193,7 @@ class Sampler:
 
     def _draw(self, model: Model, pick: random.Random) -> cb.State:
         """Draw one world of the model: each card's path, then the folded runs' cards."""
-        path = {card: (origin, taken) for card, origin, taken in model.fixed}
+        where, moved = list(model.dealt), list(model.moved)
         table, s = model.table, model.start
         for i, card in enumerate(model.cards):
             r = pick.randrange(table[i][s])
@@ -202,24 +202,23 @@ class Sampler:
                 w = after.get(s + d, 0)
                 if r < w * len(paths):
                     s += d
-                    path[card] = paths[r // w]
+                    origin, taken = paths[r // w]
+                    where[origin] |= 1 << card
+                    for j in bits(taken):
+                        moved[j] |= 1 << card
                     break
                 r -= w * len(paths)
         if model.tail:  # the rest of the room, shared out at random
             rest = list(model.tail)
             pick.shuffle(rest)
             at = 0
-            for counter, way in model.tail_paths:
+            for counter, (origin, taken) in model.tail_paths:
                 need = model.targets[counter] - s // model.strides[counter] % model.radices[counter]
                 for card in rest[at : at + need]:
-                    path[card] = way
+                    where[origin] |= 1 << card
+                    for j in bits(taken):
+                        moved[j] |= 1 << card
                 at += need
-        where = [0] * places.CODE_COUNT
-        moved = [0] * len(model.runs)
-        for card, (origin, taken) in path.items():
-            where[origin] |= 1 << card
-            for j in bits(taken):
-                moved[j] |= 1 << card
         for j in reversed(model.folded):  # which of the cards where the run went came by it
             run = model.runs[j]
             for card in pick.sample(bits(where[run.dst]), run.number):
