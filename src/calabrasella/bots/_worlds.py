@@ -114,7 +114,7 @@ def analyse(view: cb.View) -> Model:
         paths.append(_paths(card, seen[card] + steps, runs, facts, dealt, ends[card]))
         if alone:
             free[ends[card]] = paths[-1]
-    model = _count(view, runs, folded, paths, now, facts, factor)
+    model = _count(view, recs, runs, folded, paths, now, facts, factor)
     return model if exact else model._replace(exact=False)
 
 
@@ -199,7 +199,8 @@ def _fold(
     factor = 1
     pins = sorted(facts.pins)
     k = 0
-    for i, (_, _, _, cards, src, dst, _, _) in enumerate(recs):
+    last = runs[-1].at + 1 if runs else 0  # (nothing to fold after the last run)
+    for i, (_, _, _, cards, src, dst, _, _) in enumerate(recs[:last]):
         while k < len(pins) and pins[k][0] <= i:
             _, mask, allowed = pins[k]
             for p in range(CODES):
@@ -273,6 +274,13 @@ def _paths(
             events.append((at, -1, allowed, 0))
     if not events:  # (most cards: nothing seen of them, no hidden move)
         return [(p, 0, p) for p in range(CODES) if dealt[p] and end >> p & 1]
+    if all(e[1] == 0 for e in events):  # only seen moves: one path at most
+        origin = where = events[0][2]
+        for _, _, a, b in events:
+            if where != a:
+                return []
+            where = b
+        return [(origin, 0, where)] if dealt[origin] and end >> where & 1 else []
     events.sort()
     banned = 0
     for at, forbidden, src, dst in facts.forbid:
@@ -306,6 +314,7 @@ def _paths(
 
 def _count(
     view: cb.View,
+    recs: tuple[places.MoveRecord, ...],
     runs: list[Run],
     folded: tuple[int, ...],
     paths: list[list[tuple[int, int, int]]],
@@ -448,16 +457,22 @@ def _count(
         start=start,
         table=tuple(table),
         worlds=total * factor,
-        exact=facts.exact and _no_revoke(view),
+        exact=facts.exact and _no_revoke(view, recs),
     )
 
 
-def _no_revoke(view: cb.View) -> bool:
+def _no_revoke(view: cb.View, recs: tuple[places.MoveRecord, ...]) -> bool:
     """Whether every card played off the suit led is a show-out (else a revoke, or a
     play where suit need not be followed, may have rules the model leaves out)."""
     voids = view.known_voids
-    for trick in places.tricks(view):
-        led = trick.plays[0][1].suit
-        if any(card.suit is not led and led not in voids[s] for s, card in trick.plays[1:]):
-            return False
+    led = None
+    for record in recs:
+        if record[5] == places.TRICK_CODE and record[4] != places.TRICK_CODE:
+            suit = cb.DECK[record[3].bit_length() - 1].suit
+            if led is None:
+                led = suit
+            elif suit is not led and led not in voids[record[2]]:
+                return False
+        elif record[4] == places.TRICK_CODE:
+            led = None
     return True
