@@ -25,13 +25,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
-def positions(seed: int, deals: int) -> list[object]:
+def positions(seed: int, deals: int) -> list[Any]:
     """The views to sample: ``deals`` deals from ``seed``, each played to a seeded point."""
     import calabrasella as cb
 
-    views = []
+    views: list[Any] = []
     for k in range(deals):
         rules = (cb.CAVENDISH, cb.CALABRESELLA)[k % 2]
         rng = random.Random(seed * 100_003 + k)
@@ -56,7 +57,7 @@ def sitting(seed: int, deals: int, worlds: int) -> dict[str, float]:
     rng = random.Random(seed)
     for view in views:
         t0 = time.process_time()
-        sampler = Sampler(view)  # type: ignore[arg-type]
+        sampler = Sampler(view)
         t1 = time.process_time()
         for _ in range(worlds):
             sampler.sample(rng)

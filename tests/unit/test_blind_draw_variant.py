@@ -14,7 +14,7 @@ import math
 import random
 import warnings
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from support import load_example
 from test_sampling import assert_uniform, relabelled_worlds, replay, run, tricks
@@ -117,7 +117,7 @@ def test_uniform_over_the_adversaries_cards_seen_by_the_single_player() -> None:
     assert d is not None
     first = first_adversary(final)
     second = 3 - d - first
-    groups = [
+    groups: list[Callable[[cb.State], int]] = [
         lambda s: s.hand(first).mask,
         lambda s: s.hand(second).mask,
         lambda s: laid_by(s, first),

@@ -15,6 +15,7 @@ seat, whichever lets the move through, and replays again.
 from __future__ import annotations
 
 import random
+from typing import cast
 
 import calabrasella as cb
 from calabrasella import places
@@ -94,7 +95,7 @@ class Replayer:
 
     def propose(self, rng: random.Random) -> list[int]:
         """A deal: what is known placed, the rest at random into the room left."""
-        view, places = self.view, self.places
+        places = self.places
         deal = [0] * places
         placed = 0
 
@@ -163,7 +164,7 @@ class Replayer:
                 state = found
             else:
                 try:
-                    state = cb.apply(state, action)
+                    state = cb.apply(state, cast(cb.Action, action))
                 except cb.CalabrasellaError:
                     return state, i
         return state, len(self.entries)

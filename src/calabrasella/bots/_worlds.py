@@ -325,12 +325,12 @@ def _count(
     """Build and solve the counting programme over the cards."""
     # a run is counted unless the places its cards end in say it (discards: where they lie)
     counted = []
-    distinct = {id(ps): ps for ps in paths}.values()
+    distinct = {id(ways): ways for ways in paths}.values()
     for j in range(len(runs)):
         if j in folded:
             continue
-        ends = {w for ps in distinct for _, t, w in ps if t >> j & 1}
-        if any((t >> j & 1) != (w in ends) for ps in distinct for _, t, w in ps):
+        ends = {w for ways in distinct for _, t, w in ways if t >> j & 1}
+        if any((t >> j & 1) != (w in ends) for ways in distinct for _, t, w in ways):
             counted.append(j)
     bins = [p for p in range(CODES) if now[p]]  # the places that hold cards now
     at = {p: b for b, p in enumerate(bins)}
@@ -429,8 +429,8 @@ def _count(
         after, here = table[i + 1], table[i]
         for s in levels[i]:
             t = 0
-            for d, ps in options[i]:
-                t += len(ps) * after.get(s + d, 0)
+            for d, ways in options[i]:
+                t += len(ways) * after.get(s + d, 0)
             if t:
                 here[s] = t
     total = table[0].get(start, 0)

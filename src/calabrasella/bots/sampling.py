@@ -6,58 +6,42 @@ information needs a :class:`~calabrasella.State`. :func:`sample_state` (or a
 replayed through the public API, whose view for that seat is the view given.
 
 **Worlds.** A *world* of a view is a whole deal as the engine would have
-played it: the cards dealt to every seat and to the stock, and the card of
+played it: the cards dealt to every seat and to the stock, and the cards of
 every move the seat did not see (each hidden discard, in its order; a
-give-back it did not see; an adversary's unseen dividete draw), such that
-replaying the view's history with those cards filled in (the engine making
-its forced moves by itself) gives back the same view for that seat. So a
-world agrees with everything the seat knows: its own cards and moves, every
-hand size, every card played, the suits a seat showed out of (where the
-rules make a seat follow suit; with ``follow_suit=False`` a show-out proves
-nothing), the called card and who gave it, the stock cards shown to all, the
-give-back if it saw it, what others took from an exposed stock, its legal
-actions now and, at the end, the final stock and the result. Worlds differ only
-in what the seat could not see; two worlds that reach the same cards now by
-different hidden routes (the same final stock with the discards in another
-order, say) are different worlds.
+give-back, a draw, a pass it did not see), such that replaying the view's
+history with those cards filled in (the engine making its forced moves by
+itself) gives back the same view. So a world agrees with everything the seat
+knows: its own cards and moves, every move it saw and the number of cards of
+every move it did not, every hand size, every card played, the suits a seat
+showed out of (where suit must be followed), what a call tells, its legal
+actions now and, at the end, the final stock and the result. Two worlds that
+reach the same cards now by different hidden routes are different worlds.
 
-**Uniform.** The sampler draws every world with the same probability: no
-model of how the other seats choose, each consistent world is as likely as
-any other. It does not reject and retry: the cards not yet played are put
-into their places (each other seat's hand, the unseen stock, each seat's
-discards) by an exact count of the ways to finish from each partial
-placement, then the hidden moves are filled in (a draw of cards from those
-its seat holds, played or discarded; a give-back from the cards its receiver
-held), each choice weighted by the number of worlds it leaves. The count is
-exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
+**Uniform.** The sampler draws every world with the same probability, and
+counts them exactly (:attr:`Sampler.count`). It reads the view's moves
+(:attr:`calabrasella.View.moves`), not the steps that made them, so this
+holds for both games, every option, four at the table, table mode, and any
+variant whose steps move cards with ``Work.move``, moves of the stock unseen
+included. Only two things it knows beyond the moves: what a call tells (a
+called card nobody handed over lies in the stock, and is not given back; the
+ruleset's rule of what may be called, recognised by asking its
+``callable_cards``), and which suits a show-out rules out. A rule it cannot
+read from the moves (a rule of calling of the ruleset's own, a step that
+chooses cards by itself, a revoke) is left out: the sampler then counts a
+superset, and draws from it until the replay accepts a world (at most
+:data:`TRIES`; uniform still, as rejection keeps it). A view no deal could
+give raises :class:`InconsistentViewError`, a
+:class:`~calabrasella.RecordError`, never a hang.
 
-It works for both games, every option, four at the table (the dealer
-sitting out has a view too), table mode, and any ruleset built from the
-built-in exchange steps; for a ruleset with its own step kinds it raises
-:class:`~calabrasella.RulesetError` rather than guess. The rule of what the
-declarer may call is found by
-asking the ruleset's ``callable_cards`` about a fixed set of hands: a rule
-that answers as one of the built-in ones is modelled exactly; a rule of its
-own is left out of the model, which then counts a superset of the worlds,
-and :meth:`Sampler.sample` draws from the superset until the replay accepts
-a world (at most :data:`TRIES` draws; uniform still, as rejection keeps it).
-A view that no deal could give (one edited by hand) raises
-:class:`InconsistentViewError`, a :class:`~calabrasella.RecordError`, never
-a hang.
-
-**Any ruleset.** :class:`ReplaySampler` is the generic path, for a ruleset
-with exchange steps of its own (a :class:`~calabrasella.bots.sampling_bot.SamplingBot`
-takes it when :class:`Sampler` refuses): it deals the cards the seat cannot
-place at random, replays the history through the public API and keeps a
-world only if the seat's view of it is the view given, trying at most
-:data:`TRIES` deals for one world. Its worlds are genuine but not equally
-likely, and not counted.
+:class:`ReplaySampler` is the last resort, for a view the sampler cannot
+follow: it deals at random, replays and rejects; its worlds are genuine but
+not equally likely, and not counted.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Union
+from typing import Union, cast
 
 import calabrasella as cb
 from calabrasella import places
@@ -86,11 +70,10 @@ def _as_rng(rng: Union[random.Random, int]) -> random.Random:
 class Sampler:
     """Draw states consistent with one seat's view, each of its worlds equally likely.
 
-    Building a sampler works out, once, where every unseen card may be and
+    Building a sampler works out, once, where every card may have gone and
     how many worlds there are; each :meth:`sample` then costs a walk over
-    the unseen cards and a replay of the deal through
-    :func:`calabrasella.apply`. Build one per decision and draw as many
-    worlds as the search wants.
+    the cards and a replay through :func:`calabrasella.apply`. Build one per
+    decision and draw as many worlds as the search wants.
 
     Attributes:
         view: The view the worlds agree with.
@@ -100,8 +83,6 @@ class Sampler:
             :class:`~calabrasella.State` included: pass ``state.view(seat)``).
         InconsistentViewError: No deal and actions give this view (a view
             edited by hand, say); a :class:`~calabrasella.RecordError`.
-        RulesetError: The view's ruleset uses an exchange step that the
-            sampler does not know.
 
     Example:
         >>> import calabrasella as cb
@@ -130,7 +111,7 @@ class Sampler:
             raise InconsistentViewError(f"not a well-formed view ({exc!r})") from exc
         self.view = view
         self._model = model
-        self._replay = tuple(action for _, action in view.history)
+        self._replay = tuple(cast(cb.Action, action) for _, action in view.history)
 
     @property
     def count(self) -> int:
