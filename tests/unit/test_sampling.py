@@ -22,7 +22,7 @@ import calabrasella as cb
 from calabrasella import places
 from calabrasella.bots._calling import callable_kind
 from calabrasella.bots.sampling import InconsistentViewError, ReplaySampler, Sampler, sample_state
-from calabrasella.rulesets.steps import Step, Work
+from calabrasella.rulesets.steps import Role, Step, Work
 from calabrasella.testing import cards_seat_may_know, relabel_action, relabel_cards
 
 THREES = cb.CardSet.parse("3d 3h 3s 3c")
@@ -864,3 +864,36 @@ def test_the_generic_path_raises_ruleset_error_when_it_finds_no_world() -> None:
         ReplaySampler(view).sample(1, tries=0)
     with pytest.raises(cb.StateError):
         ReplaySampler(cb.new_deal(cb.CAVENDISH, seed=1))  # type: ignore[arg-type]
+
+
+def test_a_face_down_entry_that_records_no_move_is_left_to_the_replay() -> None:
+    """A step that moves cards without recording them (its own ``hidden_from`` hides
+    them): the sampler cannot follow it and says so; the replay sampler finds worlds."""
+    from test_architecture import PassAsGiveBack
+
+    @attrs.frozen(kw_only=True)
+    class Unrecorded(cb.Cavendish):
+        name = "cavendish_unrecorded_sampling"
+
+        def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+            return (PassAsGiveBack(Role.FIRST, Role.SECOND), *super().exchange_plan(contract))
+
+    state = cb.apply(cb.new_deal(Unrecorded(), dealer=0, seed=2), cb.Bid(cb.Contract.STAND))
+    state = cb.apply(state, state.legal_actions()[0])
+    view = state.view(state.declarer or 0)
+    with pytest.raises(cb.RulesetError, match="records no move"):
+        Sampler(view)
+    assert ReplaySampler(view).sample(1).view(view.seat) == view
+
+
+def test_a_sampler_says_whose_view_and_how_many_worlds() -> None:
+    """Its repr: the seat, the rules, the phase and the count (a bound where a rule of the
+    ruleset's own is left out of the model: the declarer knows his own hand)."""
+    view = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7).view(1)
+    assert repr(Sampler(view)) == "Sampler(seat 1 of cavendish, bidding, 55,367,594,100 worlds)"
+    state = cb.apply(cb.new_deal(AcesFirst(), dealer=2, seed=1), cb.Pass())
+    state = cb.apply(state, cb.Bid(cb.Contract.STAND))
+    assert repr(Sampler(state.view(0))) == (
+        "Sampler(seat 0 of cavendish_aces_first, calling, at most 55,367,594,100 worlds)"
+    )
+    assert "at most" not in repr(Sampler(state.view(1)))

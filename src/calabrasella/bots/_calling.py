@@ -133,9 +133,9 @@ def call_facts(view: cb.View, records: tuple[places.MoveRecord, ...]) -> Facts:
         if kind == "threes_then_twos" and others and TWOS >> card & 1:
             pins.append((at, THREES, hand))  # he asked for a 2: he held every 3
         forbid = ((at, card, declarer, handed[0][4]),) if handed else ()
-        return Facts(tuple(pins), forbid, (), kind is not None)
-    if kind is None or not others:
-        return Facts(exact=kind is not None)
+        return Facts(tuple(pins), forbid, (), kind is not None or not others)
+    if kind is None or not others:  # (the declarer knows his own hand)
+        return Facts(exact=not others)
     before = {plan[k].phase for k in range(steps[0])}
     phase = view.phase
     if phase is cb.Phase.CALLING:  # he is asking: something is callable

@@ -21,7 +21,7 @@ import calabrasella as cb
 from calabrasella import places
 
 from ._hand import bits
-from ._worlds import SUITS, _counts
+from ._worlds import SUITS
 
 __all__ = ["Replayer"]
 
@@ -49,15 +49,15 @@ class Replayer:
         self.seat = seat = view.seat
         n = rules.players
         recs = places.records(view)
-        dealt, _ = _counts(view, recs)
+        fresh = cb.new_deal(rules, dealer=view.dealer, seed=0).view(seat)  # the deal's sizes
         self.places = n + 1  # each seat's hand, then the stock
         self.stock = n
-        self.active = tuple(s for s in range(n) if dealt[s])
-        self.room = [dealt[s] for s in range(n)] + [dealt[places.STOCK_CODE]]
+        self.active = tuple(s for s in range(n) if fresh.hand_sizes[s])
+        self.room = [*fresh.hand_sizes, fresh.stock_size]
         history = view.history
         self.entries = history
-        #: The face-down entries: those whose moves the seat did not see.
-        self.hidden = frozenset(r[0] for r in recs if r[3] < 0 and r[0] >= 0)
+        #: The face-down entries.
+        self.hidden = frozenset(i for i, (_, a) in enumerate(history) if isinstance(a, cb.Hidden))
         # each seat's cards played to tricks, and the suits it showed out of (as suit
         # bits) where suit must be followed: the views' own reading of the history
         played = [cards.mask for cards in view.cards_played] + [0]  # (the stock plays nothing)
@@ -115,10 +115,10 @@ class Replayer:
         for s in range(self.rules.players):
             if s != self.seat:
                 put(s, self.played[s])
-        rest = [c for c in range(40) if not placed >> c & 1]
+        rest = [c for c in range(len(cb.DECK)) if not placed >> c & 1]
         rng.shuffle(rest)
         for card in rest:
-            suit_bit = 1 << (card // 10)
+            suit_bit = 1 << cb.DECK[card].suit.value
             rooms = [p for p in range(places) if deal[p].bit_count() < self.room[p]]
             good = [p for p in rooms if p == self.stock or not self.voids[p] & suit_bit]
             pool = good or rooms
@@ -179,12 +179,6 @@ class Replayer:
         for _ in range(REPAIRS):
             state, done = self.run(deal, seed)
             if done == n:
-                mended = self.mend_hand(deal, state)
-                if mended is None:
-                    return None
-                if mended is not deal:
-                    deal = mended
-                    continue
                 return state if state.view(self.seat) == self.view else None
             who, action = self.entries[done]
             if done in self.hidden:
@@ -203,27 +197,6 @@ class Replayer:
         """Whether the moves so far, as the seat would know them, are the view's."""
         now = places.records(state.view(self.seat))
         return now == self._records[: len(now)]
-
-    def mend_hand(self, deal: list[int], state: cb.State) -> list[int] | None:
-        """The seat's hand at the end must be the view's: deal the missing cards to it
-        in place of those it should not hold (cards no move named). Returns ``deal``
-        itself when nothing is to mend."""
-        seat = self.seat
-        have, want = state.hand(seat).mask, self.view.hand.mask
-        extra, missing = bits(have & ~want), bits(want & ~have)
-        if not extra and not missing:
-            return deal
-        if len(extra) != len(missing):
-            return None
-        new = list(deal)
-        for e, m in zip(extra, missing):
-            p_e = next((p for p in range(self.places) if new[p] >> e & 1), None)
-            p_m = next((p for p in range(self.places) if new[p] >> m & 1), None)
-            if p_e is None or p_m is None or p_e == p_m:
-                return None
-            new[p_e] ^= (1 << e) | (1 << m)
-            new[p_m] ^= (1 << e) | (1 << m)
-        return new
 
     def repair(
         self,
@@ -257,29 +230,6 @@ class Replayer:
                         best = (score, new)
         if best is not None:
             return best[1], fixed | named
-        # the cards the engine would take instead are in the way (a suit to follow, say)
-        state, _ = self.run(deal, seed)
-        instead = 0
-        for other in cb.legal_actions(state):
-            instead |= _named(other)
-        blocking = instead & deal[who] & ~fixed & ~self.played[who]
-        if not blocking:
-            return None
-        for _ in range(4):  # a few ways to deal them elsewhere
-            dealt: list[int] | None = list(deal)
-            for card in bits(blocking):
-                places = [p for p in range(self.places) if p != who and self.room[p]]
-                rng.shuffle(places)
-                moved = None
-                for place in places:
-                    moved = self.swap(dealt or deal, card, who, place, fixed | instead, rng)
-                    if moved is not None:
-                        break
-                dealt = moved
-                if dealt is None:
-                    break
-            if dealt is not None and self.run(dealt, seed)[1] > at:
-                return dealt, fixed
         return None
 
     def swap(

@@ -27,6 +27,7 @@ from typing import NamedTuple
 import calabrasella as cb
 from calabrasella import places
 from calabrasella.errors import InconsistentViewError
+from calabrasella.rulesets.steps import Step
 
 from ._calling import Facts, call_facts
 from ._hand import bits
@@ -54,7 +55,6 @@ class Run(NamedTuple):
 class Model(NamedTuple):
     """Everything the sampler needs to know about a view, worked out once."""
 
-    view: cb.View
     #: The runs: folded ones are undone after the draw, last first.
     runs: tuple[Run, ...]
     folded: tuple[int, ...]
@@ -67,9 +67,8 @@ class Model(NamedTuple):
     #: Interchangeable cards placed last into the room left: each counter's path.
     tail: tuple[int, ...]
     tail_paths: tuple[tuple[int, tuple[int, int]], ...]
-    strides: tuple[int, ...]
-    radices: tuple[int, ...]
-    targets: tuple[int, ...]
+    #: Per counter ``(stride, radix, target)``: its fill in a state is ``s // stride % radix``.
+    limits: tuple[tuple[int, int, int], ...]
     start: int
     #: Suffix counts: ``table[i][s]`` ways to finish ``cards[i:]`` from state ``s``.
     table: tuple[dict[int, int], ...]
@@ -91,6 +90,13 @@ def analyse(view: cb.View) -> Model:
     if not 0 <= seat < players or len(view.hand_sizes) != players:
         raise fail(f"seat {seat} at a table of {players} with {len(view.hand_sizes)} hands")
     recs = places.records(view)
+    recorded = {r[0] for r in recs if r[3] < 0}
+    for i, (_, action) in enumerate(view.history):
+        if isinstance(action, cb.Hidden) and i not in recorded:
+            plan = rules.exchange_plan(view.contract) if view.contract else ()
+            if any(type(step).hidden_from is not Step.hidden_from for step in plan):
+                raise cb.RulesetError(f"{rules.name}: the face-down entry {i} records no move")
+            raise fail(f"its face-down entry {i} records no move")
     dealt, now = _counts(view, recs)
     facts = call_facts(view, recs)
     runs, hidden_at = _runs(recs)
@@ -127,14 +133,9 @@ def _counts(view: cb.View, recs: tuple[places.MoveRecord, ...]) -> tuple[list[in
             n = cards.bit_count() if cards >= 0 else -cards
             net[src] -= n
             net[dst] += n
-    now = [0] * CODES
-    for s, size in enumerate(view.hand_sizes):
-        now[s] = size
-    for p in range(places.STOCK_CODE + 1, CODES):
-        now[p] = net[p]
-    now[places.STOCK_CODE] = view.stock_size - sum(
-        net[places.LAID_ASIDE_CODE + s] for s in range(len(view.hand_sizes))
-    )
+    now = list(view.hand_sizes) + [0] * (places.STOCK_CODE - len(view.hand_sizes)) + net[places.STOCK_CODE :]
+    laid = net[places.LAID_ASIDE_CODE : places.TRICK_CODE]
+    now[places.STOCK_CODE] = view.stock_size - sum(laid)
     dealt = [now[p] - net[p] for p in range(CODES)]
     if min(dealt) < 0 or min(now) < 0 or sum(dealt) != DECK:
         raise fail(f"the counts {now} do not follow from a deal of {DECK} cards and the moves")
@@ -215,8 +216,7 @@ def _fold(
         elif src != dst:
             j = hidden_at[i]
             run = runs[j]
-            first = run.at == i
-            if first and j not in folded and _foldable(run, poss, touched, facts):
+            if run.at == i and j not in folded and _foldable(run, poss, touched, facts):
                 folded.append(j)
                 factor *= comb(count[dst] + run.number, run.number)
                 dealt[src] -= run.number
@@ -333,20 +333,14 @@ def _count(
         if any((t >> j & 1) != (w in ends) for ways in distinct for _, t, w in ways):
             counted.append(j)
     bins = [p for p in range(CODES) if now[p]]  # the places that hold cards now
-    at = {p: b for b, p in enumerate(bins)}
-    nb = len(bins)
+    at, nb = {p: b for b, p in enumerate(bins)}, len(bins)
     targets = [now[p] for p in bins] + [runs[j].number for j in counted]
     targets += [mask.bit_count() for _, mask in facts.not_all]
-    radices = [t + 2 for t in targets]
-    strides = []
-    stride = 1
-    for r in radices:
-        strides.append(stride)
-        stride *= r
-    limits = [(strides[c], radices[c], targets[c]) for c in range(len(targets))]
-    start = 0
-    dealt_to = [0] * CODES
-    moved = [0] * len(runs)
+    radices, strides = [t + 2 for t in targets], [1]
+    for r in radices[:-1]:
+        strides.append(strides[-1] * r)
+    limits = list(zip(strides, radices, targets))
+    start, dealt_to, moved = 0, [0] * CODES, [0] * len(runs)
     Key = tuple[tuple[int, tuple[tuple[int, int], ...]], ...]
     groups: dict[Key, list[int]] = {}
     keys: dict[int, Key] = {}  # by the paths' list, where no call's count tells cards apart
@@ -442,7 +436,6 @@ def _count(
             for _, n in run.parts:
                 total //= factorial(n)
     return Model(
-        view=view,
         runs=tuple(runs),
         folded=folded,
         cards=tuple(cards),
@@ -451,9 +444,7 @@ def _count(
         moved=tuple(moved),
         tail=tuple(tail),
         tail_paths=tail_paths,
-        strides=tuple(strides),
-        radices=tuple(radices),
-        targets=tuple(targets),
+        limits=tuple(limits),
         start=start,
         table=tuple(table),
         worlds=total * factor,

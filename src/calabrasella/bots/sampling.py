@@ -54,8 +54,8 @@ STOCK = places.STOCK_CODE
 
 __all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
-#: Under a ruleset's own rule of calling, the most worlds drawn (and replayed) to find one
-#: that fits the call, for one :meth:`Sampler.sample`.
+#: Where a rule is left out of the model, the most worlds drawn (and replayed) to find one
+#: that fits, for one :meth:`Sampler.sample`.
 TRIES = 200
 
 
@@ -115,10 +115,8 @@ class Sampler:
 
     @property
     def count(self) -> int:
-        """The number of worlds of the view (see the module docstring), at least 1.
-
-        Under a ruleset's own rule of calling, the number of worlds of the
-        model, which leaves that rule out: at least the number of worlds.
+        """The number of worlds of the view (see the module docstring), at least 1; where
+        a rule is left out of the model, of a superset of them.
 
         Example:
             >>> import calabrasella as cb
@@ -130,20 +128,17 @@ class Sampler:
     def sample(self, rng: Union[random.Random, int]) -> cb.State:
         """Draw one world and return its state now, every world equally likely.
 
-        The same view and the same seed (or a ``random.Random`` in the same
-        state) give the same state. The state is built by dealing the
-        world's cards and replaying the history through the public API, and
-        its view for the sampler's seat is checked to equal :attr:`view`.
+        The same view and seed (or a ``random.Random`` in the same state) give
+        the same state; its view for the seat is checked to equal :attr:`view`.
 
         Args:
             rng: A ``random.Random`` (which advances) or an int seed for one.
 
         Raises:
             SeedError: ``rng`` is neither an int nor a ``random.Random``.
-            InconsistentViewError: The view's legal actions or result do
-                not follow from its cards (a view edited by hand).
-            RulesetError: Under a ruleset's own rule of calling, no world
-                of :data:`TRIES` drawn fits the call.
+            InconsistentViewError: The view's legal actions or result do not
+                follow from its cards (a view edited by hand).
+            RulesetError: Where a rule is left out, no world of :data:`TRIES` fits.
 
         Example:
             >>> import calabrasella as cb
@@ -160,10 +155,7 @@ class Sampler:
                 return self._draw(model, pick)
             except InconsistentViewError:
                 pass
-        raise cb.RulesetError(
-            f"{self.view.rules.name}: no world of {TRIES} drawn fits its own rule of calling"
-            " or its own exchange steps"
-        )
+        raise cb.RulesetError(f"{self.view.rules.name}: no world of {TRIES} drawn fits its rules")
 
     def __repr__(self) -> str:
         """``Sampler(seat 1 of cavendish, playing, 4,200 worlds)``: whose view, its phase,
@@ -194,7 +186,8 @@ class Sampler:
             pick.shuffle(rest)
             at = 0
             for counter, (origin, taken) in model.tail_paths:
-                need = model.targets[counter] - s // model.strides[counter] % model.radices[counter]
+                stride, radix, target = model.limits[counter]
+                need = target - s // stride % radix
                 for card in rest[at : at + need]:
                     where[origin] |= 1 << card
                     for j in bits(taken):
@@ -250,17 +243,13 @@ def _naming(state: cb.State, cards: int) -> cb.Action:
 class ReplaySampler:
     """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
 
-    The generic path, for a ruleset whose exchange steps :class:`Sampler`
-    does not know. Each :meth:`sample` deals the cards the seat cannot place
-    at random, replays the view's history through the public API (each
-    face-down entry by a legal action shown face down the same way; a move
-    the replay refuses has its card dealt where the move goes through, and
-    the replay runs again), and keeps the world only if the seat's view of
-    it is :attr:`view`. Every world it returns is a genuine state with that
-    view; unlike :class:`Sampler`'s, the worlds are not equally likely (it
-    knows no model to weigh them by), and none are counted. It is built for
-    a deal in progress: for a finished one (the final stock shown to all) it
-    often finds none.
+    The last resort, for a view :class:`Sampler` cannot follow (a face-down
+    entry that records no move). Each :meth:`sample` deals the cards the
+    seat cannot place at random, replays the history (each face-down entry
+    by a legal action shown the same way; a move the replay refuses has its
+    cards dealt where it goes through), and keeps the world only if the
+    seat's view of it is :attr:`view`. The worlds are genuine but not equally
+    likely, and not counted; for a finished deal it often finds none.
 
     Attributes:
         view: The view the worlds agree with.
@@ -315,11 +304,8 @@ _CACHE_SIZE = 16
 def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
     """Return a state drawn uniformly from the worlds of ``view`` (see :class:`Sampler`).
 
-    A state whose view for ``view.seat`` equals ``view``: every card that
-    seat knows is where it knows it to be, and the cards it cannot see are
-    dealt as one of the consistent worlds, each equally likely. The same
-    view and seed give the same state. The last few views' samplers are
-    kept, so drawing many worlds of one view in a row works them out once.
+    The same view and seed give the same state. The last few views' samplers
+    are kept, so drawing many worlds of one view in a row works them out once.
 
     Args:
         view: What one seat knows.
@@ -329,8 +315,7 @@ def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
         StateError: ``view`` is not a :class:`~calabrasella.View`.
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
         InconsistentViewError: No deal and actions give this view.
-        RulesetError: The ruleset uses exchange steps the sampler does not know
-            (or, under its own rule of calling, no world of :data:`TRIES` fits).
+        RulesetError: Where a rule is left out, no world of :data:`TRIES` fits.
 
     Example:
         >>> import calabrasella as cb
