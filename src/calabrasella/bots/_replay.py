@@ -1,21 +1,14 @@
 """Worlds of any ruleset, by dealing at random and replaying: the sampler's last resort.
 
-Private to :mod:`calabrasella.bots.sampling`, which documents it
-(:class:`~calabrasella.bots.sampling.ReplaySampler`). It knows nothing of
-any step: it deals the cards the seat cannot place at random (the seat's own
-dealt hand found by undoing its moves, the cards seen leaving the stock in
-the stock, each card played in the hand that played it), replays the view's
-history through :func:`calabrasella.apply` (a face-down entry by a legal
-action the view shows face down the same way), and keeps the world only if
-the seat's view of it is the view given. When the replay refuses a move, it
-deals the move's cards to the seat that moved, or to the stock, or to another
-seat, whichever lets the move through, and replays again.
+Private to :mod:`calabrasella.bots.sampling`, which re-exports :class:`ReplaySampler`.
+It knows nothing of any step: it deals, replays through :func:`calabrasella.apply`,
+and mends the deal where the replay refuses a move.
 """
 
 from __future__ import annotations
 
 import random
-from typing import cast
+from typing import Union, cast
 
 import calabrasella as cb
 from calabrasella import places
@@ -23,8 +16,11 @@ from calabrasella import places
 from ._hand import bits
 from ._worlds import SUITS
 
-__all__ = ["Replayer"]
+__all__ = ["TRIES", "ReplaySampler"]
 
+#: The most deals replayed for one world (for :meth:`ReplaySampler.sample`, and for
+#: :class:`~calabrasella.bots.sampling.Sampler` where it checks a world by replay).
+TRIES = 200
 #: Repairs (a card dealt elsewhere, the replay run again) tried for one world.
 REPAIRS = 24
 #: Times the face-down moves are drawn anew for one world, where no repair helps.
@@ -40,10 +36,44 @@ def _named(action: object) -> int:
     return cards.mask if isinstance(cards, cb.CardSet) else 0
 
 
-class Replayer:
-    """Draws states whose view for ``view.seat`` is ``view``, by deal, replay and rejection."""
+def _as_rng(rng: Union[random.Random, int]) -> random.Random:
+    if isinstance(rng, random.Random):
+        return rng
+    if type(rng) is int:
+        return random.Random(rng)
+    raise cb.SeedError(f"rng={rng!r}: expected an int or a random.Random")
+
+
+class ReplaySampler:
+    """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
+
+    The last resort, for a view :class:`~calabrasella.bots.sampling.Sampler` cannot
+    follow (a face-down entry that records no move). Each :meth:`sample` deals the
+    cards the seat cannot place at random, replays the history (each face-down entry
+    by a legal action shown the same way; a move the replay refuses has its cards
+    dealt where it goes through), and keeps the world only if the seat's view of it
+    is :attr:`view`. The worlds are genuine but not equally likely, and not counted;
+    for a finished deal it often finds none.
+
+    Attributes:
+        view: The view the worlds agree with.
+        attempts: Worlds tried so far (kept or rejected).
+
+    Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View`.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Bid(cb.Contract.STAND))
+        >>> world = ReplaySampler(state.view(2)).sample(random.Random(1))
+        >>> world.view(2) == state.view(2), world.hand(2) == state.hand(2)
+        (True, True)
+    """
 
     def __init__(self, view: cb.View) -> None:
+        if not isinstance(view, cb.View):
+            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
+            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
         self.view = view
         self.rules = rules = view.rules
         self.seat = seat = view.seat
@@ -58,8 +88,7 @@ class Replayer:
         self.entries = history
         #: The face-down entries.
         self.hidden = frozenset(i for i, (_, a) in enumerate(history) if isinstance(a, cb.Hidden))
-        # each seat's cards played to tricks, and the suits it showed out of (as suit
-        # bits) where suit must be followed: the views' own reading of the history
+        # each seat's cards played, the suits it showed out of (the view's reading)
         played = [cards.mask for cards in view.cards_played] + [0]  # (the stock plays nothing)
         voids = [sum(1 << suit.value for suit in v) for v in view.known_voids] + [0]
         self.played = played
@@ -88,7 +117,7 @@ class Replayer:
         for i in range(len(history) - 1, -1, -1):
             later[i] = later[i + 1] | (0 if i in self.hidden else _named(history[i][1]))
         self.later = later
-        self.tries = 0
+        self.attempts = 0
         self._records = recs
 
     # --- a proposal ------------------------------------------------------------------
@@ -147,9 +176,8 @@ class Replayer:
                 found = None
                 choices = list(cb.legal_actions(state))
                 pick.shuffle(choices)
-                # a card a later move shows is tried last; a card of a suit the seat
-                # shows out of later, first, for an odd seed (it may go to a seat void in
-                # the suit too: an even seed, drawn anew, tries without)
+                # a card a later move shows, last; one of a suit the seat shows out of
+                # later, first, for an odd seed (an even seed, drawn anew, tries without)
                 later, void = self.later[i], self.void_cards[self.entries[i][0]]
                 void = void if seed & 1 else 0
                 choices.sort(key=lambda a: (bool(_named(a) & later), not _named(a) & void))
@@ -252,11 +280,20 @@ class Replayer:
         new[place] ^= (1 << card) | (1 << other)
         return new
 
-    def sample(self, rng: random.Random, tries: int) -> cb.State | None:
-        """A world of the view in at most ``tries`` attempts, or ``None``."""
+    def sample(self, rng: Union[random.Random, int], tries: int = TRIES) -> cb.State:
+        """Return a world of the view found in at most ``tries`` attempts.
+
+        Raises:
+            SeedError: ``rng`` is neither an int nor a ``random.Random``.
+            RulesetError: No world found in ``tries`` attempts.
+        """
+        pick = _as_rng(rng)
         for _ in range(tries):
-            self.tries += 1
-            state = self.world(rng)
+            self.attempts += 1
+            state = self.world(pick)
             if state is not None:
                 return state
-        return None
+        raise cb.RulesetError(
+            f"{self.view.rules.name}: no world of seat {self.view.seat}'s view "
+            f"found in {tries} deals replayed"
+        )

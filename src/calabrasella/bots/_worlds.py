@@ -40,6 +40,12 @@ CODES = places.CODE_COUNT
 SUITS = tuple(sum(1 << c.index for c in cb.DECK if c.suit is s) for s in cb.Suit)
 
 
+Records = tuple[places.MoveRecord, ...]
+#: What happens to a card: ``(time, 0, src, dst)`` a seen move, ``(time, 1, run, 0)`` a run,
+#: ``(time, -1, places, 0)`` a call's pin (a mask of place codes).
+Event = tuple[int, int, int, int]
+
+
 class Run(NamedTuple):
     """Consecutive hidden moves of ``number`` cards from ``src`` to ``dst``."""
 
@@ -104,7 +110,7 @@ def analyse(view: cb.View) -> Model:
     folded, factor = _fold(recs, runs, hidden_at, facts, dealt)
     holding = sum(1 << p for p in range(CODES) if now[p])
     ends = [end & holding for end in _ends(view)]
-    seen: list[list[tuple[int, int, int, int]]] = [[] for _ in range(DECK)]
+    seen: list[list[Event]] = [[] for _ in range(DECK)]
     for i, record in enumerate(recs):
         if record[3] >= 0:
             for card in bits(record[3]):
@@ -124,7 +130,7 @@ def analyse(view: cb.View) -> Model:
     return model if exact else model._replace(exact=False)
 
 
-def _counts(view: cb.View, recs: tuple[places.MoveRecord, ...]) -> tuple[list[int], list[int]]:
+def _counts(view: cb.View, recs: Records) -> tuple[list[int], list[int]]:
     """Each place's cards as dealt and now, from the view's counts and its moves."""
     net = [0] * CODES
     for record in recs:
@@ -144,7 +150,7 @@ def _counts(view: cb.View, recs: tuple[places.MoveRecord, ...]) -> tuple[list[in
     return dealt, now
 
 
-def _engine_takes_all(recs: tuple[places.MoveRecord, ...], dealt: list[int]) -> bool:
+def _engine_takes_all(recs: Records, dealt: list[int]) -> bool:
     """Whether each of the engine's own moves (made with no decision) took every card of
     its place: else it chose which by a rule of its step's own, left out of the model."""
     count = list(dealt)
@@ -164,7 +170,7 @@ def _engine_takes_all(recs: tuple[places.MoveRecord, ...], dealt: list[int]) -> 
     return have <= 0
 
 
-def _runs(recs: tuple[places.MoveRecord, ...]) -> tuple[list[Run], dict[int, int]]:
+def _runs(recs: Records) -> tuple[list[Run], dict[int, int]]:
     """The hidden moves as runs, and each hidden record's run."""
     runs: list[Run] = []
     at: dict[int, int] = {}
@@ -185,11 +191,7 @@ def _runs(recs: tuple[places.MoveRecord, ...]) -> tuple[list[Run], dict[int, int
 
 
 def _fold(
-    recs: tuple[places.MoveRecord, ...],
-    runs: list[Run],
-    hidden_at: dict[int, int],
-    facts: Facts,
-    dealt: list[int],
+    recs: Records, runs: list[Run], hidden_at: dict[int, int], facts: Facts, dealt: list[int]
 ) -> tuple[tuple[int, ...], int]:
     """Fold every run between two places that nothing before told apart; move the dealt
     counts to where its cards went. Returns the folded runs and the ways they add."""
@@ -216,25 +218,24 @@ def _fold(
         elif src != dst:
             j = hidden_at[i]
             run = runs[j]
-            if run.at == i and j not in folded and _foldable(run, poss, touched, facts):
+            between = 1 << src | 1 << dst  # (no call's fact may bind a card to either)
+            if (
+                run.at == i
+                and not touched & between
+                and poss[src] == poss[dst]
+                and not any(between & (1 << f[2] | 1 << f[3]) for f in facts.forbid)
+            ):
                 folded.append(j)
                 factor *= comb(count[dst] + run.number, run.number)
                 dealt[src] -= run.number
                 dealt[dst] += run.number
             if j not in folded:
                 poss[dst] |= poss[src]
-                touched |= 1 << src | 1 << dst
+                touched |= between
         if src != dst:
             count[src] -= n
             count[dst] += n
     return tuple(folded), factor
-
-
-def _foldable(run: Run, poss: list[int], touched: int, facts: Facts) -> bool:
-    src, dst = run.src, run.dst
-    if touched >> src & 1 or touched >> dst & 1 or poss[src] != poss[dst]:
-        return False
-    return not any(f[2] == src or f[3] == src or f[2] == dst or f[3] == dst for f in facts.forbid)
 
 
 def _ends(view: cb.View) -> list[int]:
@@ -256,18 +257,10 @@ def _ends(view: cb.View) -> list[int]:
 
 
 def _paths(
-    card: int,
-    events: list[tuple[int, int, int, int]],
-    runs: list[Run],
-    facts: Facts,
-    dealt: list[int],
-    end: int,
+    card: int, events: list[Event], runs: list[Run], facts: Facts, dealt: list[int], end: int
 ) -> list[tuple[int, int, int]]:
-    """Every path of ``card``: ``(dealt place, runs taken as a mask, place now)``.
-
-    ``events`` are what happens to it, by time: ``(t, 0, src, dst)`` a seen move of it,
-    ``(t, 1, j, 0)`` run ``j``; the call's pins are added here (``(t, -1, places, 0)``).
-    """
+    """Every path of ``card`` (its events: its seen moves and the runs; the call's pins are
+    added here): ``(dealt place, runs taken as a mask, place now)``."""
     bit = 1 << card
     for at, mask, allowed in facts.pins:
         if mask & bit:
@@ -313,15 +306,9 @@ def _paths(
 
 
 def _count(
-    view: cb.View,
-    recs: tuple[places.MoveRecord, ...],
-    runs: list[Run],
-    folded: tuple[int, ...],
-    paths: list[list[tuple[int, int, int]]],
-    now: list[int],
-    facts: Facts,
-    factor: int,
-) -> Model:
+    view: cb.View, recs: Records, runs: list[Run], folded: tuple[int, ...],
+    paths: list[list[tuple[int, int, int]]], now: list[int], facts: Facts, factor: int,
+) -> Model:  # fmt: skip
     """Build and solve the counting programme over the cards."""
     # a run is counted unless the places its cards end in say it (discards: where they lie)
     counted = []
@@ -435,24 +422,14 @@ def _count(
             total *= factorial(run.number)
             for _, n in run.parts:
                 total //= factorial(n)
+    exact = facts.exact and _no_revoke(view, recs)
     return Model(
-        runs=tuple(runs),
-        folded=folded,
-        cards=tuple(cards),
-        options=tuple(options),
-        dealt=tuple(dealt_to),
-        moved=tuple(moved),
-        tail=tuple(tail),
-        tail_paths=tail_paths,
-        limits=tuple(limits),
-        start=start,
-        table=tuple(table),
-        worlds=total * factor,
-        exact=facts.exact and _no_revoke(view, recs),
-    )
+        tuple(runs), folded, tuple(cards), tuple(options), tuple(dealt_to), tuple(moved),
+        tuple(tail), tail_paths, tuple(limits), start, tuple(table), total * factor, exact,
+    )  # fmt: skip
 
 
-def _no_revoke(view: cb.View, recs: tuple[places.MoveRecord, ...]) -> bool:
+def _no_revoke(view: cb.View, recs: Records) -> bool:
     """Whether every card played off the suit led is a show-out (else a revoke, or a
     play where suit need not be followed, may have rules the model leaves out)."""
     voids = view.known_voids

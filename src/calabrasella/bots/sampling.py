@@ -47,24 +47,13 @@ import calabrasella as cb
 from calabrasella import places
 
 from ._hand import bits
-from ._replay import Replayer, _named
+from ._replay import TRIES, ReplaySampler, _as_rng, _named
 from ._worlds import InconsistentViewError, Model, analyse
 
 STOCK = places.STOCK_CODE
 
 __all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
-#: Where a rule is left out of the model, the most worlds drawn (and replayed) to find one
-#: that fits, for one :meth:`Sampler.sample`.
-TRIES = 200
-
-
-def _as_rng(rng: Union[random.Random, int]) -> random.Random:
-    if isinstance(rng, random.Random):
-        return rng
-    if type(rng) is int:
-        return random.Random(rng)
-    raise cb.SeedError(f"rng={rng!r}: expected an int or a random.Random")
 
 
 class Sampler:
@@ -238,63 +227,6 @@ def _naming(state: cb.State, cards: int) -> cb.Action:
         if _named(action) == cards:
             return action
     raise InconsistentViewError(f"no legal action moves {cb.CardSet(cards)} face down here")
-
-
-class ReplaySampler:
-    """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
-
-    The last resort, for a view :class:`Sampler` cannot follow (a face-down
-    entry that records no move). Each :meth:`sample` deals the cards the
-    seat cannot place at random, replays the history (each face-down entry
-    by a legal action shown the same way; a move the replay refuses has its
-    cards dealt where it goes through), and keeps the world only if the
-    seat's view of it is :attr:`view`. The worlds are genuine but not equally
-    likely, and not counted; for a finished deal it often finds none.
-
-    Attributes:
-        view: The view the worlds agree with.
-        attempts: Worlds tried so far (kept or rejected).
-
-    Raises:
-        StateError: ``view`` is not a :class:`~calabrasella.View`.
-
-    Example:
-        >>> import calabrasella as cb
-        >>> state = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Bid(cb.Contract.STAND))
-        >>> view = state.view(2)
-        >>> world = ReplaySampler(view).sample(random.Random(1))
-        >>> world.view(2) == view, world.hand(2) == state.hand(2)
-        (True, True)
-    """
-
-    __slots__ = ("_replayer", "view")
-
-    def __init__(self, view: cb.View) -> None:
-        if not isinstance(view, cb.View):
-            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
-            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
-        self.view = view
-        self._replayer = Replayer(view)
-
-    @property
-    def attempts(self) -> int:
-        """Worlds tried so far, kept or rejected."""
-        return self._replayer.tries
-
-    def sample(self, rng: Union[random.Random, int], tries: int = TRIES) -> cb.State:
-        """Return a world of the view found in at most ``tries`` attempts.
-
-        Raises:
-            SeedError: ``rng`` is neither an int nor a ``random.Random``.
-            RulesetError: No world found in ``tries`` attempts.
-        """
-        state = self._replayer.sample(_as_rng(rng), tries)
-        if state is None:
-            raise cb.RulesetError(
-                f"{self.view.rules.name}: no world of seat {self.view.seat}'s view "
-                f"found in {tries} deals replayed"
-            )
-        return state
 
 
 _CACHE: dict[cb.View, Sampler] = {}
