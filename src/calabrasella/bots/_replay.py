@@ -120,8 +120,6 @@ class ReplaySampler:
         self.attempts = 0
         self._records = recs
 
-    # --- a proposal ------------------------------------------------------------------
-
     def propose(self, rng: random.Random) -> list[int]:
         """A deal: what is known placed, the rest at random into the room left."""
         places = self.places
@@ -156,12 +154,6 @@ class ReplaySampler:
             deal[place] |= 1 << card
         return deal
 
-    # --- the replay --------------------------------------------------------------------
-
-    def start(self, deal: list[int]) -> cb.State:
-        hands = tuple(cb.CardSet(deal[s]) for s in range(self.rules.players))
-        return cb.start(self.rules, cb.Deal(self.view.dealer, hands, cb.CardSet(deal[self.stock])))
-
     def run(self, deal: list[int], seed: int) -> tuple[cb.State, int]:
         """Replay the history on ``deal``; return the state and the entries replayed.
 
@@ -170,7 +162,8 @@ class ReplaySampler:
         """
         pick = random.Random(seed)
         seat = self.seat
-        state = self.start(deal)
+        hands = tuple(cb.CardSet(deal[s]) for s in range(self.rules.players))
+        state = cb.start(self.rules, cb.Deal(self.view.dealer, hands, cb.CardSet(deal[self.stock])))
         for i, (_, action) in enumerate(self.entries):
             if i in self.hidden:
                 found = None
@@ -227,15 +220,9 @@ class ReplaySampler:
         return now == self._records[: len(now)]
 
     def repair(
-        self,
-        deal: list[int],
-        seed: int,
-        at: int,
-        who: int,
-        action: object,
-        fixed: int,
+        self, deal: list[int], seed: int, at: int, who: int, action: object, fixed: int,
         rng: random.Random,
-    ) -> tuple[list[int], int] | None:
+    ) -> tuple[list[int], int] | None:  # fmt: skip
         """Deal the cards the refused move names (or the cards in its way) elsewhere."""
         named = _named(action) & ~fixed
         for i, (_, earlier) in enumerate(self.entries[:at]):  # the replay got past these
@@ -256,9 +243,7 @@ class ReplaySampler:
                     score = (self.agrees(state), reached, rng.random())
                     if best is None or score > best[0]:
                         best = (score, new)
-        if best is not None:
-            return best[1], fixed | named
-        return None
+        return None if best is None else (best[1], fixed | named)
 
     def swap(
         self, deal: list[int], card: int, here: int, place: int, fixed: int, rng: random.Random
@@ -274,8 +259,7 @@ class ReplaySampler:
         candidates = bits(first or pool)
         if not candidates:
             return None
-        other = rng.choice(candidates)
-        new = list(deal)
+        other, new = rng.choice(candidates), list(deal)
         new[here] ^= (1 << card) | (1 << other)
         new[place] ^= (1 << card) | (1 << other)
         return new

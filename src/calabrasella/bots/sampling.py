@@ -50,8 +50,6 @@ from ._hand import bits
 from ._replay import TRIES, ReplaySampler, _as_rng, _named
 from ._worlds import InconsistentViewError, Model, analyse
 
-STOCK = places.STOCK_CODE
-
 __all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
 
@@ -135,8 +133,7 @@ class Sampler:
             >>> Sampler(view).sample(5) == Sampler(view).sample(random.Random(5))
             True
         """
-        pick = _as_rng(rng)
-        model = self._model
+        pick, model = _as_rng(rng), self._model
         if model.exact:
             return self._draw(model, pick)
         for _ in range(TRIES):  # a superset of the worlds, drawn uniformly: keep one that fits
@@ -171,9 +168,8 @@ class Sampler:
                     break
                 r -= w * len(paths)
         if model.tail:  # the rest of the room, shared out at random
-            rest = list(model.tail)
+            rest, at = list(model.tail), 0
             pick.shuffle(rest)
-            at = 0
             for counter, (origin, taken) in model.tail_paths:
                 stride, radix, target = model.limits[counter]
                 need = target - s // stride % radix
@@ -191,9 +187,8 @@ class Sampler:
         fills: dict[int, int] = {}
         for run, cards in zip(model.runs, moved):
             if run.parts[0][0] >= 0:  # a decision's (or chance's) cards, in any order
-                order = bits(cards)
+                order, at = bits(cards), 0
                 pick.shuffle(order)
-                at = 0
                 for entry, n in run.parts:
                     for card in order[at : at + n]:
                         fills[entry] = fills.get(entry, 0) | 1 << card
@@ -201,13 +196,12 @@ class Sampler:
         return self._replay_world(where, fills)
 
     def _replay_world(self, where: list[int], fills: dict[int, int]) -> cb.State:
-        """Deal the world's cards and replay the history, each face-down entry by the
-        legal action naming its cards; check the seat's view of it is the view."""
-        view = self.view
-        rules = view.rules
+        """Deal the world and replay the history, each face-down entry by the legal action
+        naming its cards; check the seat's view of it is the view."""
+        view, rules = self.view, self.view.rules
         hands = tuple(cb.CardSet(where[seat]) for seat in range(rules.players))
         try:
-            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(where[STOCK])))
+            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(where[places.STOCK_CODE])))
             apply = cb.apply
             for i, action in enumerate(self._replay):
                 cards = fills.get(i)
