@@ -897,3 +897,29 @@ def test_a_sampler_says_whose_view_and_how_many_worlds() -> None:
         "Sampler(seat 0 of cavendish_aces_first, calling, at most 55,367,594,100 worlds)"
     )
     assert "at most" not in repr(Sampler(state.view(1)))
+
+
+def test_uniform_over_hands_and_discards_after_a_give_back_the_adversary_did_not_see() -> None:
+    """Cavendish, three cards left each, seen by the adversary who did not give the called
+    card: he saw neither the card given back nor the discards. Every placement of the
+    unseen cards into the other two hands and the discards that keeps his view is equally
+    likely, every world drawn is one of them (found by brute force), and each comes with
+    twelve give-backs: any card the giver held once he had it was the one given back."""
+    for seed in range(20, 80):
+        states = run(cb.CAVENDISH, seed, ("bid stand",), until=tricks(9))
+        final = states[-1]
+        d, giver = final.declarer, final.giver
+        if d is None or giver is None or len(final.view(d).discards) != 1:
+            continue
+        other = 3 - d - giver
+        break
+    else:
+        pytest.fail("no suitable deal")
+    worlds, seen, sampler = _presents(
+        other,
+        states,
+        [lambda s: s.hand(d).mask, lambda s: s.hand(giver).mask, lambda s: s.view(d).discards.mask],
+    )
+    assert 2 < len(worlds) <= 140
+    assert sampler.count == len(worlds) * 12  # any of the giver's twelve cards came back
+    assert_uniform(seen, worlds)

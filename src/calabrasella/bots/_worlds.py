@@ -61,9 +61,10 @@ class Run(NamedTuple):
 class Model(NamedTuple):
     """Everything the sampler needs to know about a view, worked out once."""
 
-    #: The runs: folded ones are undone after the draw, last first.
+    #: The runs; the folded ones (with the cards seen leaving where they went before them)
+    #: are undone after the draw, last first.
     runs: tuple[Run, ...]
-    folded: tuple[int, ...]
+    folded: tuple[tuple[int, int], ...]
     #: Per card with a choice: its options (state increment, paths with it).
     cards: tuple[int, ...]
     options: tuple[tuple[tuple[int, tuple[tuple[int, int], ...]], ...], ...]
@@ -115,11 +116,16 @@ def analyse(view: cb.View) -> Model:
         if record[3] >= 0:
             for card in bits(record[3]):
                 seen[card].append((i, 0, record[4], record[5]))
-    steps = [(run.at, 1, j, 0) for j, run in enumerate(runs) if j not in folded]
-    free: dict[int, list[tuple[int, int, int]]] = {}  # the paths of a card no event concerns
+    steps = [(run.at, 1, j, 0) for j, run in enumerate(runs) if j not in dict(folded)]
+    free: dict[int, list[tuple[int, int, int]]] = {}  # the paths of a card seen nowhere
+    bound = 0  # the cards a call's fact names
+    for fact in facts.pins:
+        bound |= fact[1]
+    for fact in facts.forbid:
+        bound |= 1 << fact[1]
     paths = []
     for card in range(DECK):
-        alone = not seen[card] and not steps and not facts.pins
+        alone = not seen[card] and not bound >> card & 1
         if alone and ends[card] in free:
             paths.append(free[ends[card]])
             continue
@@ -192,13 +198,15 @@ def _runs(recs: Records) -> tuple[list[Run], dict[int, int]]:
 
 def _fold(
     recs: Records, runs: list[Run], hidden_at: dict[int, int], facts: Facts, dealt: list[int]
-) -> tuple[tuple[int, ...], int]:
-    """Fold every run between two places that nothing before told apart; move the dealt
-    counts to where its cards went. Returns the folded runs and the ways they add."""
+) -> tuple[tuple[tuple[int, int], ...], int]:
+    """Fold every run between two places that nothing before told apart (but the cards
+    it may not carry); move the dealt counts to where its cards went. Returns the folded
+    runs, each with the cards seen leaving where it went before it, and the ways they add."""
     poss = [FULL if n else 0 for n in dealt]
     count = list(dealt)
+    left = [0] * CODES  # the cards seen leaving each place so far
     touched = 0  # places a run not folded has touched
-    folded: list[int] = []
+    folded: dict[int, int] = {}
     factor = 1
     pins = sorted(facts.pins)
     k = 0
@@ -215,17 +223,16 @@ def _fold(
             for p in range(CODES):
                 poss[p] &= ~cards
             poss[dst] |= cards
+            left[src] |= cards if src != dst else 0
         elif src != dst:
             j = hidden_at[i]
             run = runs[j]
-            between = 1 << src | 1 << dst  # (no call's fact may bind a card to either)
-            if (
-                run.at == i
-                and not touched & between
-                and poss[src] == poss[dst]
-                and not any(between & (1 << f[2] | 1 << f[3]) for f in facts.forbid)
-            ):
-                folded.append(j)
+            between = 1 << src | 1 << dst
+            banned = 0  # (the called card, not given back)
+            for f in facts.forbid:
+                banned |= 1 << f[1] if f[2:] == (src, dst) and f[0] <= i else 0
+            if run.at == i and not touched & between and poss[src] & ~banned == poss[dst]:
+                folded[j] = left[dst]
                 factor *= comb(count[dst] + run.number, run.number)
                 dealt[src] -= run.number
                 dealt[dst] += run.number
@@ -235,7 +242,7 @@ def _fold(
         if src != dst:
             count[src] -= n
             count[dst] += n
-    return tuple(folded), factor
+    return tuple(folded.items()), factor
 
 
 def _ends(view: cb.View) -> list[int]:
@@ -306,7 +313,7 @@ def _paths(
 
 
 def _count(
-    view: cb.View, recs: Records, runs: list[Run], folded: tuple[int, ...],
+    view: cb.View, recs: Records, runs: list[Run], folded: tuple[tuple[int, int], ...],
     paths: list[list[tuple[int, int, int]]], now: list[int], facts: Facts, factor: int,
 ) -> Model:  # fmt: skip
     """Build and solve the counting programme over the cards."""
@@ -314,7 +321,7 @@ def _count(
     counted = []
     distinct = {id(ways): ways for ways in paths}.values()
     for j in range(len(runs)):
-        if j in folded:
+        if j in dict(folded):
             continue
         ends = {w for ways in distinct for _, t, w in ways if t >> j & 1}
         if any((t >> j & 1) != (w in ends) for ways in distinct for _, t, w in ways):

@@ -178,9 +178,9 @@ class Sampler:
                     for j in bits(taken):
                         moved[j] |= 1 << card
                 at += need
-        for j in reversed(model.folded):  # which of the cards where the run went came by it
+        for j, gone in reversed(model.folded):  # which cards where the run went came by it
             run = model.runs[j]
-            for card in pick.sample(bits(where[run.dst]), run.number):
+            for card in pick.sample(bits(where[run.dst] & ~gone), run.number):
                 moved[j] |= 1 << card
             where[run.dst] &= ~moved[j]
             where[run.src] |= moved[j]
