@@ -119,10 +119,8 @@ def analyse(view: cb.View) -> Model:
     steps = [(run.at, 1, j, 0) for j, run in enumerate(runs) if j not in dict(folded)]
     free: dict[int, list[tuple[int, int, int]]] = {}  # the paths of a card seen nowhere
     bound = 0  # the cards a call's fact names
-    for fact in facts.pins:
-        bound |= fact[1]
-    for fact in facts.forbid:
-        bound |= 1 << fact[1]
+    for mask in [pin[1] for pin in facts.pins] + [1 << f[1] for f in facts.forbid]:
+        bound |= mask
     paths = []
     for card in range(DECK):
         alone = not seen[card] and not bound >> card & 1
@@ -228,9 +226,7 @@ def _fold(
             j = hidden_at[i]
             run = runs[j]
             between = 1 << src | 1 << dst
-            banned = 0  # (the called card, not given back)
-            for f in facts.forbid:
-                banned |= 1 << f[1] if f[2:] == (src, dst) and f[0] <= i else 0
+            banned = sum(1 << f[1] for f in facts.forbid if f[2:] == (src, dst) and f[0] <= i)
             if run.at == i and not touched & between and poss[src] & ~banned == poss[dst]:
                 folded[j] = left[dst]
                 factor *= comb(count[dst] + run.number, run.number)
