@@ -23,7 +23,7 @@ __all__ = ["advance", "apply_exchange", "begin_exchange", "close", "start_play",
 
 def work_of(state: State) -> Work:
     """Return a fresh working copy of ``state`` (a state of the exchange)."""
-    return Work(
+    work = Work(
         state._rules,
         list(state._hand_masks),
         state._stock_mask,
@@ -31,14 +31,17 @@ def work_of(state: State) -> Work:
         len(state._history) + 1,
         state._phase,
         state._to_move,
+        state._history,
     )
+    work._seed = state._tally  # (what the work before counted of the same moves)
+    return work
 
 
 def begin_exchange(state: State, won: Position, history: tuple[HistoryEntry, ...]) -> State:
     """Return the state after the auction's last call: the exchange runs to its first decision."""
     declarer, contract = won.won  # type: ignore[misc]
     record = Exchange.begin(declarer, contract, won.plan, state._deal.order, len(state._hand_masks))
-    work = Work(state._rules, list(state._hand_masks), state._stock_mask, record, len(history))
+    work = Work(state._rules, list(state._hand_masks), state._stock_mask, record, len(history), history=history)
     advance(work)
     return close(state, work, history)
 
@@ -127,4 +130,5 @@ def close(state: State, work: Work, history: tuple[HistoryEntry, ...]) -> State:
         card_units_won=state._card_units_won,
         tricks_won=state._tricks_won,
         history=history,
+        tally=work.tally(),
     )

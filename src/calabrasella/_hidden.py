@@ -10,12 +10,10 @@ import attrs
 from .actions import Action, Call, Discard, Draw, GiveBack, Take, TurnStock
 from .cards import Card
 from .places import redact
+from .rulesets.protocol import says_what_it_hides, step_hides
 from .rulesets.steps import Exchange, Step
 
 __all__ = ["Hidden", "redacted_forced"]
-
-#: The key under which a view keeps the key to what its seat was told (see _Told).
-_TOLD = "_told"
 
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 
@@ -75,14 +73,14 @@ def _redact(
     card given back if it saw it.
 
     Each exchange entry is shown unless the step that made it says it is
-    hidden from ``seat`` (:meth:`~calabrasella.rulesets.Step.hidden_from`); a
+    hidden from ``seat`` (by its moves, or a step's deprecated ``hidden_from``); a
     seat always sees its own, and every seat sees a stock turned early. The
     card given back is the one of the declarer's first ``GiveBack`` of that card.
     """
     plan, starts = ex.plan, ex.starts
     first = starts[0] if starts else cut
     out: list[tuple[int, Union[Action, Hidden]]] = list(history[:first])
-    gave_back = ex.gave_back
+    found = False  # the declarer's first give-back met (a later one is not it)
     given_back = None
     last = len(starts) - 1
     declarer = ex.declarer
@@ -99,28 +97,24 @@ def _redact(
                 k = last  # the step that made the entry
                 while k > 0 and starts[k] > i:
                     k -= 1
-                if plan[k].__class__.hidden_from is not _BASE_HIDDEN_FROM:
-                    kind = plan[k].hidden_from(who, seat, action, ex)
-                    if kind is not None and words is None:
-                        words = ""
+                kind = step_hides(plan[k], who, seat, action, ex)
+                if kind is not None and words is None:
+                    words = ""
             if words is not None:
                 out.append((who, _hidden(kind or _kind_of(action), words)))
-                if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
-                    gave_back = -1  # the give-back, unseen: a later move of its card is not it
+                if cls is GiveBack and who == declarer:
+                    found = True  # the give-back, unseen
                 continue
         out.append(entry)
-        if cls is GiveBack and who == declarer and action.card.index == gave_back:  # type: ignore[union-attr]
+        if cls is GiveBack and who == declarer and not found:
             given_back = action.card  # type: ignore[union-attr]
-            gave_back = -1  # found: a later move of the same card is not the give-back
+            found = True
     return tuple(out), given_back
 
 
-_BASE_HIDDEN_FROM = Step.hidden_from
-
-
 def _own_hiding(plan: tuple[Step, ...]) -> bool:
-    """Whether a step of ``plan`` says itself what it hides (:meth:`Step.hidden_from`)."""
-    return any(step.__class__.hidden_from is not _BASE_HIDDEN_FROM for step in plan)
+    """Whether a step of ``plan`` says itself what it hides (the deprecated ``hidden_from``)."""
+    return any(says_what_it_hides(step) for step in plan)
 
 
 def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Action, Hidden]], ...]:
@@ -130,89 +124,29 @@ def redacted_forced(ex: Exchange, seat: int) -> tuple[tuple[int, int, Union[Acti
     for j, (at, k, who, action) in enumerate(ex.forced):
         words = None if who == seat else by_forced.get(j)
         kind = None
-        step = ex.plan[k]
-        if who != seat and step.__class__.hidden_from is not _BASE_HIDDEN_FROM:
-            kind = step.hidden_from(who, seat, action, ex)  # a step that says it itself
+        if who != seat:
+            kind = step_hides(ex.plan[k], who, seat, action, ex)  # (deprecated)
             if kind is not None and words is None:
                 words = ""
         out.append((at, who, action if words is None else _hidden(kind or _kind_of(action), words)))
     return tuple(out)
 
 
-class _Told:
-    """What one seat was told of an exchange, worked out when a view first reads it.
+def told(
+    ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int
+) -> tuple[_Entries, Card | None, Any, Any]:
+    """Return what ``seat`` was told of an exchange: the first ``cut`` entries of the
+    history as it saw them, the card given back if it saw it, the forced moves and the
+    move records as it may hold them.
 
-    Its history before the play as it saw it, the card given back if it saw
-    it, the forced moves and the move records as it may hold them. A view of
-    the auction or the exchange has its own; every view of one seat in the
-    play shares one (kept with the views' part of the play, in
+    A view of the auction or the exchange works it out when it is made; every view
+    of one seat in the play shares it (kept with the views' part of the play, in
     :mod:`calabrasella.views`), so it is worked out once for the whole play.
-    The card given back is shown to ``seat`` when the give-back step's entry is.
     """
-
-    __slots__ = ("cut", "ex", "history", "seat", "told")
-
-    def __init__(
-        self, ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int
-    ) -> None:
-        self.ex = ex
-        self.seat = seat
-        self.history = history
-        self.cut = cut
-        self.told: tuple[_Entries, Card | None, Any, Any] | None = None
-
-    def get(self) -> tuple[_Entries, Card | None, Any, Any]:
-        """Return the entries before the play, the card given back, the forced moves and
-        the move records, as ``seat`` was told them."""
-        told = self.told
-        if told is None:
-            ex, seat, history, cut = self.ex, self.seat, self.history, self.cut
-            entries, given_back = _redact(ex, history, cut, seat)
-            told = self.told = (
-                entries,
-                given_back,
-                redacted_forced(ex, seat) if ex.forced else (),
-                redact(ex.moves, seat) if ex.moves else (),
-            )
-        return told
-
-
-class _Key:
-    """What a view holds of its :class:`_Told`: nothing but a key to it in :data:`_TOLD_BY`.
-
-    The :class:`_Told` holds the exchange record and the history, hidden cards
-    and all: a view must not reach them, so it holds this key instead. The
-    entry goes when the key does (when no view, nor the views' part of a
-    play, holds it any more): a key's id is not reused before then.
-    """
-
-    __slots__ = ()
-
-    def __del__(self) -> None:
-        told = _TOLD_BY  # (None once the module is torn down at exit)
-        if told is not None:
-            told.pop(id(self), None)
-
-
-#: What each seat was told, by the id of its key (see :class:`_Key`).
-_TOLD_BY: dict[int, _Told] = {}
-
-
-def _told(ex: Exchange, seat: int, history: tuple[tuple[int, Action], ...], cut: int) -> _Key:
-    """Return the key of a new :class:`_Told` (see :class:`_Key`)."""
-    key = _Key()
-    _TOLD_BY[id(key)] = _Told(ex, seat, history, cut)
-    return key
-
-
-def _fill_told(d: dict[str, Any], pending: tuple[_Key, Any]) -> None:
-    """Fill in what a view's seat was told of the exchange (see View.__getattr__)."""
-    key, tail = pending
-    entries, given_back, forced, moves = _TOLD_BY[id(key)].get()
-    d["given_back"] = given_back
-    d["forced_moves"] = forced
-    d["_moves"] = moves
-    if tail is not None:  # a view of the auction or the exchange: its history too
-        d["history"] = entries + tail if tail else entries
-    # every field is in place before the pending data goes (see _fill_play)
-    d.pop(_TOLD, None)
+    entries, given_back = _redact(ex, history, cut, seat)
+    return (
+        entries,
+        given_back,
+        redacted_forced(ex, seat) if ex.forced else (),
+        redact(ex.moves, seat) if ex.moves else (),
+    )

@@ -161,7 +161,7 @@ def cards_seat_may_know(state: State, seat: int) -> CardSet:
     known = deal.hands[seat].mask | state.hand_masks[seat]
     ex = state.exchange
     if ex is not None:
-        known |= ex.exposed & deal.stock.mask
+        known |= ex.books(state.history, state.players).exposed & deal.stock.mask
         for j, (_at, _k, who, action) in enumerate(ex.forced):
             if ex.told(-1, j, who, seat, action) is None:
                 known |= action_cards(action)

@@ -80,7 +80,10 @@ def stock_turns(state: State) -> tuple[Action, ...]:
     discarded a card: asking, giving back, and discarding until his first.
     """
     ex = state._exchange
-    if ex is None or state._phase not in _EARLY or ex.exposed or ex.discards[ex.declarer]:
+    if ex is None or state._phase not in _EARLY:
+        return ()
+    books = ex.books(state._history, len(state._hand_masks))
+    if books.exposed or books.laid[ex.declarer]:
         return ()
     return tuple(TurnStock(seat) for seat in sorted(state._deal.order))
 

@@ -352,8 +352,7 @@ def encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tup
 
 def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tuple[Any, ...]:
     (
-        declarer, contract, modifier, _, step, moved, called, giver, gave_back, exposed,
-        discards, taken, drawn, starts, forced, ex_order, legal, data, moves,
+        declarer, contract, modifier, _, step, moved, starts, forced, ex_order, legal, data, moves,
     ) = ex  # fmt: skip
     plan_code = _plan_code(rules, ex)
     legal_codes, legal_draws = encode_actions(legal) if legal else (b"", ())
@@ -365,13 +364,6 @@ def _encode_exchange(ex: Exchange, rules: Ruleset, order: tuple[int, ...]) -> tu
         plan_code,
         step,
         moved,
-        called,
-        giver,
-        gave_back,
-        exposed,
-        discards,
-        taken,
-        drawn,
         starts,
         tuple([n for entry in forced for n in entry[:3]]),
         forced_codes,
@@ -437,10 +429,12 @@ def decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ...
 
 
 def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ...]) -> Exchange:
+    if len(data) == 23:  # a pickle that also kept what the moves add up to: worked out now
+        data = data[:6] + data[13:]
     (
-        declarer, contract_code, modifier_code, plan_code, step, moved, called, giver, gave_back,
-        exposed, discards, taken, drawn, starts, forced_ints, forced_codes, forced_draws,
-        ex_order, legal_codes, legal_draws, step_data, move_bytes, move_words,
+        declarer, contract_code, modifier_code, plan_code, step, moved, starts, forced_ints,
+        forced_codes, forced_draws, ex_order, legal_codes, legal_draws, step_data, move_bytes,
+        move_words,
     ) = data  # fmt: skip
     contract = CONTRACTS[contract_code]
     modifier = None if modifier_code < 0 else MODIFIERS[modifier_code]
@@ -454,8 +448,7 @@ def _decode_exchange(data: tuple[Any, ...], rules: Ruleset, order: tuple[int, ..
     return _tuple_new(
         Exchange,
         (
-            declarer, contract, modifier, plan, step, moved, called, giver, gave_back, exposed,
-            discards, taken, drawn, starts, forced, order if ex_order is None else ex_order, legal,
-            step_data, decode_moves(move_bytes, move_words) if move_bytes else (),
+            declarer, contract, modifier, plan, step, moved, starts, forced,
+            order if ex_order is None else ex_order, legal, step_data, decode_moves(move_bytes, move_words) if move_bytes else (),
         ),
     )  # fmt: skip

@@ -85,6 +85,7 @@ def rollout(state: State, rng: Union[random.Random, int]) -> State:
             history, draws,
         )  # fmt: skip
     work = work_of(state)
+    work.history = history  # (the rollout's own list: the moves' entries are read from it)
     return _exchange(state, work, history, draws)
 
 
@@ -147,7 +148,7 @@ def _auction(state: State, history: list[tuple[int, Action]], draws: _Draws) -> 
         )  # fmt: skip
     declarer, contract = here.won
     exchange = Exchange.begin(declarer, contract, here.plan, s._deal.order, len(s._hand_masks))
-    work = Work(s._rules, list(s._hand_masks), s._stock_mask, exchange, len(history))
+    work = Work(s._rules, list(s._hand_masks), s._stock_mask, exchange, len(history), history=history)
     advance(work)
     history.extend(work.entries)
     return _exchange(state, work, history, draws)

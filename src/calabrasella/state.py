@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from . import _legal, _pictures, _state_text, views
+from . import _legal, _pictures, _state_text, places, views
 from .actions import Action, Contract, Modifier
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import DRAWING, OVER, Phase, name_of
-from . import places
 from .places import Move
 from .rulesets.base import Ruleset
+from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
 from .scoring import Result
 
 if TYPE_CHECKING:
     from ._auction import Position
     from .deal import Deal
+    from .rulesets.protocol import _Tally
 
 __all__ = ["HistoryEntry", "Phase", "State"]
 
@@ -65,6 +66,7 @@ class State:
         "_result",
         "_rules",
         "_stock_mask",
+        "_tally",
         "_to_move",
         "_trick_cards",
         "_tricks_won",
@@ -74,6 +76,10 @@ class State:
     # calabrasella._auction), None elsewhere and in a state rebuilt from a
     # pickle until first asked; left out of the value.
     _auction: Optional[Position]
+    # Not a field either: what the exchange's moves add up to, as the work that
+    # made this state counted them (see rulesets.protocol.Work), or None; the
+    # next action's work starts from a copy of it. Left out of the value.
+    _tally: Optional[_Tally]
 
     def __init__(
         self,
@@ -105,6 +111,7 @@ class State:
         self._history = history
         self._result = result
         self._auction = None
+        self._tally = None
 
     # --- the fields ------------------------------------------------------------
 
@@ -249,19 +256,21 @@ class State:
     def called(self) -> Card | None:
         """The card the declarer called (asked for), if any."""
         ex = self._exchange
-        return None if ex is None or ex.called < 0 else DECK[ex.called]
+        card = -1 if ex is None else called_card(self._history)
+        return None if card < 0 else DECK[card]
 
     @property
     def giver(self) -> int | None:
         """The seat that handed the called card to the declarer, if any."""
         ex = self._exchange
-        return None if ex is None or ex.giver < 0 else ex.giver
+        giver = -1 if ex is None else ex.books(self._history, len(self._hand_masks)).giver
+        return None if giver < 0 else giver
 
     @property
     def exposed(self) -> CardSet:
         """The stock cards that were turned face up for every seat."""
         ex = self._exchange
-        return CardSet() if ex is None else _cardset(ex.exposed)
+        return CardSet() if ex is None else _cardset(ex.books(self._history, len(self._hand_masks)).exposed)
 
     @property
     def forced_moves(self) -> tuple[tuple[int, int, Action], ...]:
@@ -449,6 +458,7 @@ def make_state(
     history: tuple[HistoryEntry, ...],
     result: Optional[Result] = None,
     auction: Optional[Position] = None,
+    tally: Optional[_Tally] = None,
 ) -> State:
     """Return a state with these fields: the engine's one constructor (nothing is checked).
 
@@ -471,6 +481,7 @@ def make_state(
     s._history = history
     s._result = result
     s._auction = auction
+    s._tally = tally
     return s
 
 
@@ -519,4 +530,5 @@ def evolve(
     s._history = state._history if history is _SAME else history
     s._result = state._result if result is _SAME else result
     s._auction = None
+    s._tally = None
     return s

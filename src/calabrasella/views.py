@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Union
 import attrs
 
 from . import _encoding_views as _facts
-from . import _legal, _pictures
+from . import _legal, _pictures, places
 from ._auction import position_of
-from ._hidden import _TOLD, _TOLD_BY, Hidden, _fill_told, _hidden, _Key, _told
+from ._hidden import Hidden, _hidden, told
 from ._memo import keep
 from ._tricks import legal_plays
 from .actions import (
@@ -34,9 +34,9 @@ from .actions import (
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase, name_of
-from . import places
 from .places import Move
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
+from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
 from .scoring import Result
 from .suits import Suit
@@ -49,11 +49,9 @@ __all__ = ["Hidden", "View", "build_view"]
 _Entries = tuple[tuple[int, Union[Action, "Hidden"]], ...]
 _bit_count = int.bit_count
 # The key under which a view of the play keeps what its lazy fields are made
-# from; the key under which a view of a deal with an exchange keeps what the
-# seat was told of it (see _Told); the fields those fill in when first read.
+# from (all of it what the seat may know), and the fields it fills in when first read.
 _PENDING = "_pending"
-_TOLD_FIELDS = frozenset(("given_back", "forced_moves", "_moves"))
-_LAZY = frozenset(("hand", "hand_sizes", "trick", "history")) | _TOLD_FIELDS
+_LAZY = frozenset(("hand", "hand_sizes", "trick", "history"))
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False)
@@ -211,24 +209,18 @@ class View:
     if not TYPE_CHECKING:  # (to type checkers, a view has only its fields)
 
         def __getattr__(self, name: str) -> Any:
-            # Only for the fields a view fills in on first use (_LAZY): what the
-            # seat was told of the exchange (its history before the play as it saw
-            # it, the card given back, the forced moves and the move records, see
-            # _Told), and for a view of the play made by build_view its hand, hand
-            # sizes, trick and history, from what the view itself holds (its own
-            # hand's mask, the cards of the trick and the seats that played them,
-            # each seat's cards when the play began, the plays since).
+            # Only for the fields a view of the play made by build_view fills in on
+            # first use (_LAZY): its hand, hand sizes, trick and history, from what
+            # the view itself holds (its own hand's mask, the cards of the trick and
+            # the seats that played them, each seat's cards when the play began, its
+            # history before the play as it saw it, the plays since).
             d = self.__dict__
             if name in _LAZY:
                 if name in d:  # another thread filled it meanwhile
                     return d[name]
                 pending = d.get(_PENDING)
-                if pending is not None and name not in _TOLD_FIELDS:
+                if pending is not None:
                     _fill_play(d, pending)
-                    return d[name]
-                told = d.get(_TOLD)
-                if told is not None:
-                    _fill_told(d, told)
                     return d[name]
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -304,7 +296,7 @@ def build_view(state: State, seat: int) -> View:
     if part is None:
         cut = len(history) - 3 * sum(state._tricks_won) - len(trick)
         part = _play_part(state, ex, seat, cut)
-    fixed, told, cut, start = part
+    fixed, entries, cut, start = part
     hand = state._hand_masks[seat]
     to_move = state._to_move
     leader = state._leader
@@ -313,9 +305,8 @@ def build_view(state: State, seat: int) -> View:
     d["leader"] = leader
     d["tricks_won"] = state._tricks_won
     d["card_units_won"] = state._card_units_won
-    # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__),
-    # and what the seat was told of the exchange likewise, once for every view of the play
-    d[_PENDING] = (hand, trick, leader, state._deal.next_seat, told, history[cut:], start)
+    # hand, hand sizes, trick and history are filled in when first read (see View.__getattr__)
+    d[_PENDING] = (hand, trick, leader, state._deal.next_seat, entries, history[cut:], start)
     if phase is OVER:
         d["phase"] = OVER
         d["final_stock"] = _cardset(state._stock_mask)
@@ -384,9 +375,10 @@ def _general_view(state: State, seat: int) -> View:
             name = name_of(phase, ex)
             if name != str(phase):
                 d["_phase_name"] = name
-        _exchange_fields(d, ex, seat)
-        # the history and what else the seat was told are worked out when first read
-        d[_TOLD] = (_told(ex, seat, history, cut), history[cut:])
+        _exchange_fields(d, ex, seat, history, len(hands), state._tally)
+        entries, d["given_back"], d["forced_moves"], d["_moves"] = told(ex, seat, history, cut)
+        tail = history[cut:]
+        d["history"] = entries + tail if tail else entries
         d["final_stock"] = _cardset(state._stock_mask) if over else None
     new = _new(View)
     _set(new, "__dict__", d)
@@ -411,7 +403,7 @@ def _trick_pairs(state: State) -> tuple[tuple[int, Card], ...]:
 # (the ruleset, the dealer, the stock's size and what the exchange decided),
 # what the seat was told of the exchange (worked out when first read), the
 # length of the history before the play, and each seat's cards when it began.
-_PlayPart = tuple[dict[str, Any], _Key, int, tuple[int, ...]]
+_PlayPart = tuple[dict[str, Any], _Entries, int, tuple[int, ...]]
 _MEMO: dict[int, tuple[Exchange, dict[int, _PlayPart]]] = {}
 _MEMO_SIZE = 256
 
@@ -432,7 +424,7 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
-    _exchange_fields(fixed, ex, seat)
+    _exchange_fields(fixed, ex, seat, state._history, len(state._hand_masks), state._tally)
     # each seat's cards when the play began (none for a dealer sitting out)
     played = sum(state._tricks_won)
     order = state._deal.order
@@ -442,9 +434,10 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
     for _ in state._trick_cards:
         start[seat_at] += 1
         seat_at = state._deal.next_seat[seat_at]
-    told = _told(ex, seat, state._history, cut)
-    fixed[_TOLD] = (told, None)  # (every view of the play carries it: see View.__getattr__)
-    part = (fixed, told, cut, tuple(start))
+    entries, fixed["given_back"], fixed["forced_moves"], fixed["_moves"] = told(
+        ex, seat, state._history, cut
+    )
+    part = (fixed, entries, cut, tuple(start))
     entry = _MEMO.get(id(ex))
     if entry is None or entry[0] is not ex:
         entry = keep(_MEMO, id(ex), (ex, {}), _MEMO_SIZE)
@@ -478,23 +471,38 @@ _set_dict = View.__dict__["__dict__"].__set__  # a view's fields, set at once
 
 
 
-def _exchange_fields(d: dict[str, Any], ex: Exchange, seat: int) -> None:
-    """Put the view fields the exchange record holds for ``seat`` into ``d``."""
+def _exchange_fields(
+    d: dict[str, Any],
+    ex: Exchange,
+    seat: int,
+    history: tuple[tuple[int, Action], ...],
+    players: int,
+    tally: Any,
+) -> None:
+    """Put the view fields the exchange's moves tell ``seat`` into ``d``."""
     d["declarer"] = ex.declarer
     d["contract"] = ex.contract
     d["modifier"] = ex.modifier
-    d["called"] = DECK[ex.called] if ex.called >= 0 else None
-    d["giver"] = ex.giver if ex.giver >= 0 else None
-    d["exposed"] = _cardset(ex.exposed) if ex.exposed else _EMPTY
-    mask = ex.discards[seat]
-    d["discards"] = _cardset(mask) if mask else _EMPTY
-    mask = ex.drawn[seat]
-    d["drawn"] = _cardset(mask) if mask else _EMPTY
+    called = called_card(history)
+    d["called"] = DECK[called] if called >= 0 else None
+    if ex.moves:
+        # (the tally the engine kept of these moves, else the moves added up now)
+        known = tally is not None and tally.counted == len(ex.moves)
+        books: Any = tally if known else ex.books(history, players)
+        d["giver"] = books.giver if books.giver >= 0 else None
+        d["exposed"] = _cardset(books.exposed) if books.exposed else _EMPTY
+        mask = books.laid[seat]
+        d["discards"] = _cardset(mask) if mask else _EMPTY
+        mask = books.drawn[seat]
+        d["drawn"] = _cardset(mask) if mask else _EMPTY
+    else:
+        d["giver"] = None
+        d["exposed"] = d["discards"] = d["drawn"] = _EMPTY
 
 
 def _fill_play(d: dict[str, Any], pending: tuple[Any, ...]) -> None:
     """Fill in a view of the play's hand, hand sizes, trick and history (see View.__getattr__)."""
-    hand, trick, leader, next_seat, key, plays, start = pending
+    hand, trick, leader, next_seat, entries, plays, start = pending
     d["hand"] = _cardset(hand)
     played = sum(d["tricks_won"])  # every seat at play holds start - played ...
     sizes = [n - played if n else 0 for n in start]
@@ -509,7 +517,7 @@ def _fill_play(d: dict[str, Any], pending: tuple[Any, ...]) -> None:
         d["trick"] = ((leader, DECK[trick[0]]),)
     else:
         d["trick"] = ((leader, DECK[trick[0]]), (next_seat[leader], DECK[trick[1]]))
-    d["history"] = _TOLD_BY[id(key)].get()[0] + plays
+    d["history"] = entries + plays
     # every field is in place before the pending data goes, and two threads
     # filling one view at once fill it alike: no reader sees a gap
     d.pop(_PENDING, None)

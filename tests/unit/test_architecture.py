@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 import calabrasella as cb
+from calabrasella import places
 from calabrasella.actions import GIVE_BACKS
 from calabrasella.rulesets import Calls, Terms
 from calabrasella.rulesets.steps import (
@@ -259,17 +260,61 @@ class PassAsGiveBack(Step):
         giver, receiver = work.seat(self.giver), work.seat(self.receiver)
         if not isinstance(action, cb.GiveBack) or not work.hands[giver] >> action.card.index & 1:
             raise cb.IllegalActionError(action, f"seat {giver} is to pass a card he holds")
-        work.hands[giver] &= ~(1 << action.card.index)
-        work.hands[receiver] |= 1 << action.card.index
         work.record(giver, action)
+        work.move(
+            action.card, places.hand(giver), places.hand(receiver), seen_by=(giver, receiver),
+            words="passed a card face down",
+        )  # fmt: skip
         return True
 
-    def hidden_from(
-        self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
-    ) -> str | None:
-        return (
-            None if viewer in (exchange.seat(self.giver), exchange.seat(self.receiver)) else "swap"
-        )
+
+def test_a_step_overriding_hidden_from_is_warned_and_still_asked() -> None:
+    """Step.hidden_from is deprecated: a step that overrides it gets a warning naming
+    Work.move, and what it hides stays hidden."""
+    with pytest.warns(DeprecationWarning, match=r"Work\.move\(cards, source, target, seen_by"):
+
+        @attrs.frozen
+        class OldSwap(PassAsGiveBack):
+            def apply(self, work: Work, action: cb.Action) -> bool:
+                giver, receiver = work.seat(self.giver), work.seat(self.receiver)
+                assert isinstance(action, cb.GiveBack)
+                work.record(giver, action)
+                work.move(
+                    action.card, places.hand(giver), places.hand(receiver), seen_by="all",
+                    words="passed a card",
+                )  # fmt: skip
+                return True
+
+            def hidden_from(
+                self, seat: int, viewer: int, action: cb.Action, exchange: Exchange
+            ) -> str | None:
+                return None if viewer == exchange.seat(self.receiver) else "swap"
+
+    @attrs.frozen(kw_only=True)
+    class OldSwapRules(cb.Cavendish):
+        name: ClassVar[str] = "test-old-swap"
+
+        def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
+            passes = (OldSwap(Role.FIRST, Role.SECOND), OldSwap(Role.SECOND, Role.FIRST))
+            return (*super().exchange_plan(contract), *passes)
+
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = cb.new_deal(OldSwapRules(), seed=seed)
+        while not state.is_over and not (
+            state.exchange is not None and state.exchange.step == len(state.exchange.plan) - 2
+        ):
+            state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+        if state.is_over:
+            continue
+        first, declarer = state.to_move, state.declarer
+        assert declarer is not None
+        after = cb.apply(state, state.legal_actions()[0])
+        second = next(s for s in after.deal.order if s not in (first, declarer))
+        assert not isinstance(after.view(second).history[-1][1], cb.Hidden)  # the receiver
+        assert after.view(declarer).history[-1][1] == cb.Hidden("swap", "")
+        return
+    raise AssertionError("no deal reached the swap")
 
 
 def test_given_back_is_read_only_from_the_give_back_step() -> None:
@@ -413,8 +458,7 @@ def test_the_records_constructors_fill_every_field_by_its_name() -> None:
     begun = cb.rulesets.Exchange.begin(2, cb.Contract.STAND, plan, (1, 2, 0), 3)
     assert begun == cb.rulesets.Exchange(
         declarer=2, contract=cb.Contract.STAND, modifier=None, plan=plan, step=0, moved=0,
-        called=-1, giver=-1, gave_back=-1, exposed=0, discards=(0, 0, 0), taken=(0, 0, 0),
-        drawn=(0, 0, 0), starts=(), forced=(), order=(1, 2, 0), legal=(), data=(),
+        starts=(), forced=(), order=(1, 2, 0), legal=(), data=(),
     )  # fmt: skip
     state = mid_deal()
     ex = state.exchange

@@ -93,13 +93,11 @@ class CallStep(Step):
         """The called ``card``'s holder hands it over; the call is recorded."""
         bit = 1 << card
         declarer = work.declarer
+        work.entries.append((declarer, action))
         for seat, hand in enumerate(work.hands):
             if hand & bit:
-                work.giver = seat
                 work._move(bit, seat, declarer, EVERYONE, "handed over the called card", seat, False)
                 break
-        work.called = card
-        work.entries.append((declarer, action))
 
 
 @attrs.frozen
@@ -159,7 +157,6 @@ class GiveBackStep(Step):
         """``card`` goes from the declarer to the giver; the give-back is recorded."""
         declarer, giver = work.declarer, work.giver
         seen = EVERYONE if self.face_up else 1 << declarer | 1 << giver
-        work._move(1 << card, declarer, giver, seen, "gave a card back face down", declarer, False)
-        work.gave_back = card
         work.entries.append((declarer, action))
+        work._move(1 << card, declarer, giver, seen, "gave a card back face down", declarer, False)
 

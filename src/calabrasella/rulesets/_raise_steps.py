@@ -27,7 +27,7 @@ from ._step_tools import (
     _choices,
     _role,
 )
-from .protocol import Role, Step, Work, put, role_words, wrong_kind
+from .protocol import Role, Step, Work, role_words, wrong_kind
 
 if TYPE_CHECKING:
     from .base import Terms
@@ -120,7 +120,6 @@ class DrawStep(Step):
         seat = work.seat(self.role)
         stock = work.stock
         if self.count >= stock.bit_count():
-            work.drawn = put(work.drawn, seat, work.drawn[seat] | stock)
             if stock:
                 work.force(seat, _draw(stock))
                 work._move(stock, _STOCK, seat, 1 << seat, _drew(work, stock), seat, True)
@@ -141,9 +140,8 @@ class DrawStep(Step):
                 action, f"a draw is {self.count} of the stock cards, not {CardSet(cards)}"
             )
         seat = work.seat(self.role)
-        work._move(cards, _STOCK, seat, 1 << seat, _drew(work, cards), seat, False)
-        work.drawn = put(work.drawn, seat, work.drawn[seat] | cards)
         work.entries.append((seat, action))
+        work._move(cards, _STOCK, seat, 1 << seat, _drew(work, cards), seat, False)
         return True
 
 

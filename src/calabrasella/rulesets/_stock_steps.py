@@ -30,7 +30,7 @@ from ._step_tools import (
     _role,
     _take_count,
 )
-from .protocol import _DECLARER, Role, Step, Work, card_actions, put, role_words, wrong_kind
+from .protocol import _DECLARER, Role, Step, Work, card_actions, role_words, wrong_kind
 
 if TYPE_CHECKING:
     from .base import Terms
@@ -70,7 +70,7 @@ class DiscardStep(Step):
     def bounds(self, work: Work, seat: int) -> tuple[int, int]:
         """Return the least and the most cards ``seat`` (the seat discarding) must discard."""
         if self.as_taken:
-            n = work.taken[seat].bit_count()
+            n = work.taken(seat).bit_count()
             return n, n
         return self.min_count, self.max_count
 
@@ -125,9 +125,9 @@ class DiscardStep(Step):
     @staticmethod
     def _put(work: Work, seat: int, card: int, action: Action) -> None:
         """``card`` goes from ``seat``'s hand face down into the stock; the discard is recorded."""
+        work.entries.append((seat, action))
         work._move(1 << card, seat, _LAID + seat, 1 << seat, "discarded a card face down", seat, False)
         work.moved += 1
-        work.entries.append((seat, action))
 
 
 @attrs.frozen
@@ -192,7 +192,7 @@ class TakeStep(Step):
         if count == "all":
             return takeable
         if count == "as_discarded":
-            left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
+            left = work.laid_aside(seat).bit_count() - work.taken(seat).bit_count()
             if left <= 0:  # it discarded nothing: it takes nothing
                 return 0
             if left >= takeable.bit_count():  # it must take every card there is
@@ -202,7 +202,6 @@ class TakeStep(Step):
 
     @staticmethod
     def _take_forced(work: Work, seat: int, cards: int) -> None:
-        work.taken = put(work.taken, seat, work.taken[seat] | cards)
         at, step, exposed = work.history_length, work.step, work.exposed
         words = f"took a card from the {work.rules.terms.stock}"
         for i in _bits.indices(cards):
@@ -240,14 +239,13 @@ class TakeStep(Step):
         choice is left; return whether the take is over."""
         bit = 1 << card
         seen = EVERYONE if work.exposed & bit else 1 << seat
+        work.entries.append((seat, action))
         work._move(bit, _STOCK, seat, seen, f"took a card from the {work.rules.terms.stock}", seat, False)
         stock = work.stock
-        work.taken = put(work.taken, seat, work.taken[seat] | bit)
         work.moved += 1
-        work.entries.append((seat, action))
         takeable = stock & ~laid_down
         if self.count == "as_discarded":
-            left = work.discards[seat].bit_count() - work.taken[seat].bit_count()
+            left = work.laid_aside(seat).bit_count() - work.taken(seat).bit_count()
             if left and left == takeable.bit_count():  # forced: take the rest at once
                 self._take_forced(work, seat, takeable)
                 left = 0

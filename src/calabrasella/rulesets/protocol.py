@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import abc
 import enum
-from collections.abc import Callable, Hashable, Iterable
+import warnings
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, ClassVar, Literal, NamedTuple, Optional
 
 from ..actions import (
@@ -81,6 +82,7 @@ def role_seat(role: Role, order: tuple[int, ...], declarer: int) -> int:
 
 
 _tuple_new = tuple.__new__
+_new = object.__new__
 
 
 class Exchange(NamedTuple):
@@ -101,13 +103,6 @@ class Exchange(NamedTuple):
         plan: The exchange steps (a raise inserts its own after it).
         step: The index in ``plan`` of the step now running.
         moved: Cards moved so far by the running step.
-        called: The card called (-1 for none).
-        giver: The seat that handed over the called card (-1 for none).
-        gave_back: The card given back to the giver (-1 for none).
-        exposed: The stock cards turned face up.
-        discards: Each seat's discards.
-        taken: The stock cards each seat took.
-        drawn: The stock cards each seat drew unseen.
         starts: The history length when each step of ``plan`` started.
         forced: The moves the engine made by itself (see
             :attr:`calabrasella.State.forced_moves`), with the step that made each.
@@ -120,7 +115,9 @@ class Exchange(NamedTuple):
         moves: Every move of cards the exchange made (:meth:`Work.move`), in
             order, as :data:`calabrasella.places.MoveRecord` tuples; read them
             as :class:`calabrasella.places.Move` through
-            :attr:`calabrasella.State.moves`.
+            :attr:`calabrasella.State.moves`. What they add up to (the card
+            given back, each seat's discards, the stock shown...) is worked out
+            from them, never kept beside them (:func:`books`).
     """
 
     declarer: int
@@ -129,13 +126,6 @@ class Exchange(NamedTuple):
     plan: tuple[Step, ...]
     step: int
     moved: int
-    called: int
-    giver: int
-    gave_back: int
-    exposed: int
-    discards: tuple[int, ...]
-    taken: tuple[int, ...]
-    drawn: tuple[int, ...]
     starts: tuple[int, ...]
     forced: tuple[ForcedEntry, ...]
     order: tuple[int, ...]
@@ -153,12 +143,10 @@ class Exchange(NamedTuple):
         players: int,
     ) -> Exchange:
         """Return the record of an exchange that has not begun: nothing called, moved or seen."""
-        zeros = (0,) * players
         # By position, in the order of the fields (a NamedTuple's keywords are dear):
-        # declarer, contract, modifier, plan, step, moved, called, giver, gave_back,
-        # exposed, discards, taken, drawn, starts, forced, order, legal, data, moves.
-        fields = (declarer, contract, None, plan, 0, 0, -1, -1, -1, 0, zeros, zeros, zeros)
-        return _tuple_new(cls, (*fields, (), (), order, (), (), ()))
+        # declarer, contract, modifier, plan, step, moved, starts, forced, order, legal,
+        # data, moves.
+        return _tuple_new(cls, (declarer, contract, None, plan, 0, 0, (), (), order, (), (), ()))
 
     def seat(self, role: Role) -> int:
         """Return the seat playing ``role`` (for :meth:`Step.hidden_from`)."""
@@ -167,6 +155,19 @@ class Exchange(NamedTuple):
     def get(self, key: str, default: Hashable = None) -> Hashable:
         """Return what a step kept under ``key`` (see :meth:`Work.set`), or ``default``."""
         return _kept(self.data, key, default)
+
+    def books(self, history: Sequence[tuple[int, object]], players: int) -> Books:
+        """Return what the moves add up to (see :func:`books`), ``history`` being the
+        deal's history (the entries the moves name)."""
+        forced = self.forced
+
+        def action_of(record: MoveRecord) -> object:
+            f, entry = record[1], record[0]
+            if f >= 0:
+                return forced[f][3]
+            return history[entry][1] if 0 <= entry < len(history) else None
+
+        return books(self.moves, action_of, players)
 
     def step_of(self, entry: int) -> int:
         """Return the index in ``plan`` of the step during which history entry ``entry`` was made.
@@ -195,10 +196,8 @@ class Exchange(NamedTuple):
         else:
             words = by_entry.get(entry)
             k = self.step_of(entry)
-        if words is None and k >= 0:
-            step = self.plan[k]
-            if step.__class__.hidden_from is not Step.hidden_from:
-                words = None if step.hidden_from(who, viewer, action, self) is None else ""
+        if words is None and k >= 0 and step_hides(self.plan[k], who, viewer, action, self):
+            words = ""
         return words
 
     def unseen(self, viewer: int) -> tuple[dict[int, str], dict[int, str]]:
@@ -227,44 +226,157 @@ def _kept(data: tuple[tuple[str, Hashable], ...], key: str, default: Hashable) -
     return default
 
 
+class Books(NamedTuple):
+    """What an exchange's moves add up to: worked out from them (:func:`books`), never kept.
+
+    Card fields are masks; per-seat fields have one entry per seat. In a view
+    (its moves redacted) they hold what its seat saw.
+
+    Attributes:
+        giver: The seat that handed over the called card (-1 for none).
+        gave_back: The card given back to the giver, as a mask (0 for none;
+            in a view that did not see it, minus the number of cards).
+        exposed: The stock cards turned face up for every seat.
+        laid: The cards each seat has laid aside face down now (its discards).
+        taken: The cards each seat got from the stock (taken or drawn).
+        drawn: The cards each seat drew unseen (a chance outcome).
+    """
+
+    giver: int
+    gave_back: int
+    exposed: int
+    laid: tuple[int, ...]
+    taken: tuple[int, ...]
+    drawn: tuple[int, ...]
+
+
+class _Tally:
+    """What moves add up to, one move at a time (:func:`books` folds them; a
+    :class:`Work` keeps one up to date as its steps move cards)."""
+
+    __slots__ = (
+        "called", "counted", "drawn", "exposed", "gave_back", "giver", "laid", "laid_all", "taken",
+    )  # fmt: skip
+
+    def __init__(self, players: int) -> None:
+        self.giver = -1
+        self.called = self.gave_back = self.exposed = self.laid_all = self.counted = 0
+        self.laid = [0] * players
+        self.taken = [0] * players
+        self.drawn = [0] * players
+
+    def add(self, moves: Iterable[MoveRecord], action_of: Callable[[MoveRecord], object]) -> None:
+        """Count ``moves``, the next ones after those counted (see :func:`books` for what
+        each kind of move adds)."""
+        laid, taken = self.laid, self.taken
+        for record in moves:
+            self.counted += 1
+            cards, src, dst = record[3], record[4], record[5]
+            known = cards if cards > 0 else 0
+            if src == dst:
+                if src == _STOCK and record[6] == EVERYONE:
+                    self.exposed |= known
+            elif src < _STOCK:
+                if dst < _STOCK:
+                    cls = action_of(record).__class__
+                    if cls is Call:
+                        self.giver = src
+                        self.called = cards
+                    elif cls is GiveBack and not self.gave_back:  # (the first: a later one is not it)
+                        self.gave_back = cards
+                elif _LAID <= dst < _TRICK:
+                    laid[dst - _LAID] |= known
+                    self.laid_all |= known
+            elif src < _TRICK:
+                if src > _STOCK:
+                    laid[src - _LAID] &= ~known
+                    self.laid_all &= ~known
+                if dst < _STOCK:
+                    taken[dst] |= known
+                    # (a draw is seen by its seat alone: what all saw was taken)
+                    seen_alone = not record[6] & ~(1 << dst)
+                    if src == _STOCK and seen_alone and action_of(record).__class__ is Draw:
+                        self.drawn[dst] |= known
+
+    def copy(self) -> _Tally:
+        """Return a copy to count on from."""
+        new = _new(_Tally)
+        new.giver, new.called, new.gave_back = self.giver, self.called, self.gave_back
+        new.exposed, new.laid_all, new.counted = self.exposed, self.laid_all, self.counted
+        new.laid, new.taken, new.drawn = self.laid[:], self.taken[:], self.drawn[:]
+        return new
+
+    def books(self) -> Books:
+        return Books(
+            self.giver, self.gave_back, self.exposed, tuple(self.laid), tuple(self.taken),
+            tuple(self.drawn),
+        )  # fmt: skip
+
+
+def books(
+    moves: tuple[MoveRecord, ...],
+    action_of: Callable[[MoveRecord], object],
+    players: int,
+) -> Books:
+    """Add up an exchange's moves (``action_of`` names the action that made a move).
+
+    A move from a hand to a hand made by a :class:`~calabrasella.Call` hands
+    over the called card, one made by a :class:`~calabrasella.GiveBack`
+    gives a card back; a move from the stock (or a laid-aside place) to a
+    hand is taken, and drawn unseen when a :class:`~calabrasella.Draw` made
+    it; the stock turned face up to every seat is exposed; a seat's
+    laid-aside place holds its discards.
+    """
+    tally = _Tally(players)
+    tally.add(moves, action_of)
+    return tally.books()
+
+
+def called_card(history: Iterable[tuple[int, object]]) -> int:
+    """Return the card a :class:`~calabrasella.Call` in ``history`` called (-1 for none)."""
+    card = -1
+    for _, action in history:
+        if action.__class__ is Call:
+            card = action.card.index
+    return card
+
+
 class Work:
     """A mutable working copy of a deal while the engine applies one action.
 
     The engine copies a state into a :class:`Work`, lets the exchange steps
     change it, and builds the next state from it; the state it came from is
-    never touched. Steps read and change its fields directly.
+    never touched. Steps read and change its fields directly, and move cards
+    only with :meth:`move`; what the moves add up to (the called card's
+    giver, each seat's discards, the stock shown...) is read from them
+    (:meth:`books` and the properties that name it).
 
     Attributes:
         rules: The ruleset.
         order: The three active seats from the eldest hand.
         hands: Each seat's hand as a card mask.
-        stock: The stock (monte) as a card mask.
+        stock: The stock (monte) as a card mask (the laid-aside cards included).
         phase: The phase to wait in once a step asks for a decision.
         to_move: The seat asked to act (``None`` for chance).
         history_length: The length of the history, this action's entry included.
+        history: The history before this action.
         entries: The history entries this action adds: ``(seat, action)``.
         declarer: As in :class:`Exchange`, and likewise ``contract``,
-            ``modifier``, ``plan``, ``step``, ``moved``, ``called``,
-            ``giver``, ``gave_back`` and ``exposed``.
-        discards: As in :class:`Exchange` (a tuple: change it with
-            :func:`put`), and likewise ``taken``, ``drawn``, ``starts``,
-            ``forced`` and ``data`` (change it with :meth:`set`).
+            ``modifier``, ``plan``, ``step``, ``moved``, ``starts``,
+            ``forced``, ``moves`` and ``data`` (change it with :meth:`set`).
     """
 
     __slots__ = (
-        "called",
+        "_seed",
+        "_tally",
         "contract",
         "data",
         "deciding",
         "declarer",
-        "discards",
-        "drawn",
         "entries",
-        "exposed",
         "forced",
-        "gave_back",
-        "giver",
         "hands",
+        "history",
         "history_length",
         "modifier",
         "moved",
@@ -276,7 +388,6 @@ class Work:
         "starts",
         "step",
         "stock",
-        "taken",
         "to_move",
     )
 
@@ -289,6 +400,7 @@ class Work:
         history_length: int,
         phase: Phase = Phase.PLAYING,
         to_move: int | None = None,
+        history: Sequence[tuple[int, Action]] = (),
     ) -> None:
         self.rules = rules
         self.hands = hands
@@ -296,10 +408,14 @@ class Work:
         self.phase = phase
         self.to_move = to_move
         self.history_length = history_length
+        self.history = history
         self.entries: list[tuple[int, Action]] = []
         #: Whether a step is applying a decision (its moves belong to that entry),
         #: not starting (its moves then belong to no entry).
         self.deciding = True
+        self._tally: _Tally | None = None
+        #: The tally of the first moves, counted by the work before (read only).
+        self._seed: _Tally | None = None
         (
             self.declarer,
             self.contract,
@@ -307,13 +423,6 @@ class Work:
             self.plan,
             self.step,
             self.moved,
-            self.called,
-            self.giver,
-            self.gave_back,
-            self.exposed,
-            self.discards,
-            self.taken,
-            self.drawn,
             self.starts,
             self.forced,
             self.order,
@@ -334,13 +443,6 @@ class Work:
                 self.plan,
                 self.step,
                 self.moved,
-                self.called,
-                self.giver,
-                self.gave_back,
-                self.exposed,
-                self.discards,
-                self.taken,
-                self.drawn,
                 self.starts,
                 self.forced,
                 self.order,
@@ -349,6 +451,81 @@ class Work:
                 self.moves,
             ),
         )
+
+    # --- what the moves add up to -------------------------------------------------
+
+    def action_of(self, record: MoveRecord) -> Action | None:
+        """Return the action that made a move (``None`` for a move of a step's start)."""
+        entry, forced = record[0], record[1]
+        if forced >= 0:
+            return self.forced[forced][3]
+        if entry < 0:
+            return None
+        history = self.history
+        if entry < len(history):
+            return history[entry][1]
+        entries = self.entries
+        k = entry - len(history)
+        return entries[k][1] if k < len(entries) else None
+
+    def books(self) -> Books:
+        """Return what the moves so far add up to (see :func:`books`)."""
+        return self._tallied().books()
+
+    def _tallied(self) -> _Tally:
+        """The tally of the moves so far, to read: made on first use (from the work
+        before's, if any), then kept up to date by :meth:`_move` (each move counted
+        once, as :func:`books` counts it)."""
+        tally = self._tally
+        if tally is None:
+            seed = self._seed
+            if seed is not None:  # the moves before counted already: count the rest
+                counted = seed.counted
+                if counted == len(self.moves):
+                    return seed  # (to read: a copy is made when a move is to be counted)
+                tally = self._tally = seed.copy()
+                tally.add(self.moves[counted:], self.action_of)
+            else:
+                tally = self._tally = _Tally(len(self.hands))
+                tally.add(self.moves, self.action_of)
+        return tally
+
+    def tally(self) -> _Tally | None:
+        """The tally to keep with the state this work makes: its own, or the one it
+        started from (which counted a first part of its moves), or ``None``."""
+        tally = self._tally
+        return tally if tally is not None else self._seed
+
+    @property
+    def called(self) -> int:
+        """The card called so far (-1 for none)."""
+        handed = self._tallied().called  # (the card handed over, if a seat held it)
+        if handed:
+            return handed.bit_length() - 1
+        card = called_card(self.entries)
+        return card if card >= 0 else called_card(self.history)
+
+    @property
+    def giver(self) -> int:
+        """The seat that handed over the called card (-1 for none)."""
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).giver
+
+    @property
+    def exposed(self) -> int:
+        """The stock cards turned face up for every seat."""
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).exposed
+
+    def laid_aside(self, seat: int) -> int:
+        """Return the cards ``seat`` has laid aside face down (its discards)."""
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).laid[seat]
+
+    def taken(self, seat: int) -> int:
+        """Return the cards ``seat`` got from the stock in this deal (taken or drawn)."""
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).taken[seat]
 
     # --- for steps -------------------------------------------------------------
 
@@ -395,17 +572,9 @@ class Work:
         self.forced = (*self.forced, (self.history_length, self.step, seat, action))
 
     def laid_down(self) -> int:
-        """Return every card discarded so far: face down in the stock, never shown or taken."""
-        mask = 0
-        for m in self.discards:
-            mask |= m
-        return mask
-
-    def move_to_hand(self, seat: int, cards: int) -> None:
-        """Move ``cards`` (a mask) from the stock into ``seat``'s hand (nothing recorded:
-        use :meth:`move`)."""
-        self.stock &= ~cards
-        self.hands[seat] |= cards
+        """Return every card laid aside so far: face down in the stock, never shown or taken."""
+        tally = self._tally
+        return (tally if tally is not None else self._tallied()).laid_all
 
     def hand(self, seat: int | Role) -> CardSet:
         """Return the cards ``seat`` (or the seat playing a role) holds now."""
@@ -463,7 +632,7 @@ class Work:
         elif src == _STOCK:
             have = self.stock & ~self.laid_down()
         else:
-            have = self.discards[src - _LAID]
+            have = self.laid_aside(src - _LAID)
         if mask & ~have or not mask:
             raise RulesetError(f"{CardSet(mask & ~have) or 'no card'} cannot move: not in {source}")
         if seen_by == "all":
@@ -481,29 +650,27 @@ class Work:
 
     def _move(self, mask: int, src: int, dst: int, seen: int, words: str, who: int, forced: bool) -> None:
         """:meth:`move` on checked codes and masks (the built-in steps' path)."""
-        if src == dst == _STOCK:
-            self.exposed |= mask
-        else:
+        if src != dst:
             if src < _STOCK:
                 self.hands[src] &= ~mask
             else:
                 self.stock &= ~mask
-                if src > _STOCK:
-                    s = src - _LAID
-                    self.discards = put(self.discards, s, self.discards[s] & ~mask)
             if dst < _STOCK:
                 self.hands[dst] |= mask
             else:
                 self.stock |= mask
-                if dst > _STOCK:
-                    s = dst - _LAID
-                    self.discards = put(self.discards, s, self.discards[s] | mask)
         if forced:
             record = (-1, len(self.forced) - 1, who, mask, src, dst, seen, words)
         else:
             entry = self.history_length - 1 if self.deciding else -1
             record = (entry, -1, who, mask, src, dst, seen, words)
         self.moves = (*self.moves, record)
+        tally = self._tally
+        if tally is not None:
+            if dst < _STOCK and src <= _STOCK and record[0] >= 0 and self.action_of(record) is None:
+                self._tally = None  # its action not recorded yet: counted when next asked
+            else:
+                tally.add((record,), self.action_of)
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
@@ -629,12 +796,40 @@ class Step(abc.ABC):
         return None
 
     def hidden_from(self, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
-        """Say whether ``viewer`` may not see ``action``, made by ``seat`` in this step.
+        """Deprecated: who sees a move is said where the cards move, by :meth:`Work.move`'s
+        ``seen_by`` and ``words``.
 
-        Return ``None`` when it may see it, or the kind of face-down move it
-        sees instead (``"discard"``, ``"give_back"``, ``"draw"``, ``"take"``):
-        its view shows a :class:`~calabrasella.Hidden` of that kind. Forced
-        moves (:meth:`Work.force`) are asked too. A seat always sees its own
-        moves: the views do not ask when ``viewer == seat``.
+        A step that overrides it is still asked (with a ``DeprecationWarning``
+        when its class is made): return ``None`` when ``viewer`` may see
+        ``action``, made by ``seat`` in this step, or the kind of face-down
+        move it sees instead; its view shows a :class:`~calabrasella.Hidden`
+        of that kind.
         """
         return None
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "hidden_from" in cls.__dict__ and cls.__qualname__ not in _WARNED:
+            _WARNED.add(cls.__qualname__)  # (once: attrs makes a slotted class anew)
+            warnings.warn(
+                f"{cls.__name__}.hidden_from: Step.hidden_from is deprecated; say who sees "
+                "the cards where they move, with Work.move(cards, source, target, "
+                "seen_by=..., words=...), and views hide the rest in those words",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+
+
+_WARNED: set[str] = set()
+
+
+def says_what_it_hides(step: Step) -> bool:
+    """Whether ``step`` overrides the deprecated :meth:`Step.hidden_from`."""
+    return step.__class__.hidden_from is not Step.hidden_from
+
+
+def step_hides(step: Step, seat: int, viewer: int, action: Action, exchange: Exchange) -> str | None:
+    """Ask a step that overrides the deprecated :meth:`Step.hidden_from` (else ``None``)."""
+    if step.__class__.hidden_from is Step.hidden_from:
+        return None
+    return step.hidden_from(seat, viewer, action, exchange)
