@@ -13,7 +13,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import attrs
 import pytest
@@ -867,20 +867,43 @@ def test_the_generic_path_raises_ruleset_error_when_it_finds_no_world() -> None:
 
 
 def test_a_face_down_entry_that_records_no_move_is_left_to_the_replay() -> None:
-    """A step that moves cards without recording them (its own ``hidden_from`` hides
-    them): the sampler cannot follow it and says so; the replay sampler finds worlds."""
-    from test_architecture import PassAsGiveBack
+    """A step that moves a card without recording it (it changes the hands itself, and
+    hides its action with the deprecated ``hidden_from``): the sampler cannot follow
+    it and says so; the replay sampler finds worlds."""
+    with pytest.warns(DeprecationWarning, match="hidden_from"):
+
+        @attrs.frozen
+        class SlipByHand(Step):
+            phase: ClassVar[cb.Phase] = cb.Phase.GIVING_BACK
+
+            def start(self, work: Work) -> bool:
+                return work.ask(work.seat(Role.FIRST), self.phase)
+
+            def legal_actions(self, work: Work) -> tuple[cb.Action, ...]:
+                return tuple(cb.GiveBack(card) for card in work.hand(Role.FIRST))
+
+            def apply(self, work: Work, action: cb.Action) -> bool:
+                assert isinstance(action, cb.GiveBack)
+                giver, receiver = work.seat(Role.FIRST), work.seat(Role.SECOND)
+                work.hands[giver] &= ~(1 << action.card.index)
+                work.hands[receiver] |= 1 << action.card.index
+                work.record(giver, action)
+                return True
+
+            def hidden_from(self, seat: int, viewer: int, action: cb.Action, exchange: Any) -> str:
+                return "swap"
 
     @attrs.frozen(kw_only=True)
     class Unrecorded(cb.Cavendish):
         name = "cavendish_unrecorded_sampling"
 
         def exchange_plan(self, contract: cb.Contract) -> tuple[Step, ...]:
-            return (PassAsGiveBack(Role.FIRST, Role.SECOND), *super().exchange_plan(contract))
+            return (SlipByHand(), *super().exchange_plan(contract))
 
     state = cb.apply(cb.new_deal(Unrecorded(), dealer=0, seed=2), cb.Bid(cb.Contract.STAND))
     state = cb.apply(state, state.legal_actions()[0])
     view = state.view(state.declarer or 0)
+    assert isinstance(view.history[-1][1], cb.Hidden)
     with pytest.raises(cb.RulesetError, match="records no move"):
         Sampler(view)
     assert ReplaySampler(view).sample(1).view(view.seat) == view
