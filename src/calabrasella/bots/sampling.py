@@ -84,7 +84,7 @@ class Sampler:
         (True, True)
     """
 
-    __slots__ = ("_model", "_replay", "view")
+    __slots__ = ("_model", "_named", "_replay", "view")
 
     def __init__(self, view: cb.View) -> None:
         if not isinstance(view, cb.View):
@@ -99,6 +99,7 @@ class Sampler:
         self.view = view
         self._model = model
         self._replay = tuple(cast(cb.Action, action) for _, action in view.history)
+        self._named: dict[tuple[int, int], cb.Action] = {}  # (entry, cards): the action
 
     @property
     def count(self) -> int:
@@ -163,7 +164,7 @@ class Sampler:
                     s += d
                     origin, taken = paths[r // w]
                     where[origin] |= 1 << card
-                    for j in bits(taken):
+                    for j in bits(taken) if taken else ():
                         moved[j] |= 1 << card
                     break
                 r -= w * len(paths)
@@ -175,7 +176,7 @@ class Sampler:
                 need = target - s // stride % radix
                 for card in rest[at : at + need]:
                     where[origin] |= 1 << card
-                    for j in bits(taken):
+                    for j in bits(taken) if taken else ():
                         moved[j] |= 1 << card
                 at += need
         for j, gone in reversed(model.folded):  # which cards where the run went came by it
@@ -204,14 +205,14 @@ class Sampler:
             state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(where[places.STOCK_CODE])))
             apply = cb.apply
             for i, action in enumerate(self._replay):
-                cards = fills.get(i)
-                state = apply(state, action if cards is None else _naming(state, cards))
+                if (cards := fills.get(i)) is not None:  # a face-down entry: the action naming them
+                    key = (i, cards)
+                    action = self._named.get(key) or self._named.setdefault(key, _naming(state, cards))
+                state = apply(state, action)
         except cb.CalabrasellaError as exc:
             raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
         if state.view(view.seat) != view:
-            raise InconsistentViewError(
-                "the view's legal actions, result or counts do not follow from its cards"
-            )
+            raise InconsistentViewError("the view's legal actions, result or counts do not follow")
         return state
 
 
