@@ -91,8 +91,7 @@ class ReplaySampler:
         # each seat's cards played, the suits it showed out of (the view's reading)
         played = [cards.mask for cards in view.cards_played] + [0]  # (the stock plays nothing)
         voids = [sum(1 << suit.value for suit in v) for v in view.known_voids] + [0]
-        self.played = played
-        self.voids = voids
+        self.played, self.voids = played, voids
         #: For each seat, the cards of the suits it showed out of (it got rid of them first).
         self.void_cards = [sum(SUITS[x] for x in range(len(SUITS)) if v >> x & 1) for v in voids]
         #: Cards seen moving in the exchange: their places are found by trying.

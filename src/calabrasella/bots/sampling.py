@@ -156,8 +156,7 @@ class Sampler:
         where, moved = list(model.dealt), list(model.moved)
         table, s = model.table, model.start
         for i, card in enumerate(model.cards):
-            r = pick.randrange(table[i][s])
-            after = table[i + 1]
+            r, after = pick.randrange(table[i][s]), table[i + 1]
             for d, paths in model.options[i]:
                 w = after.get(s + d, 0)
                 if r < w * len(paths):
@@ -173,11 +172,12 @@ class Sampler:
             pick.shuffle(rest)
             for counter, (origin, taken) in model.tail_paths:
                 stride, radix, target = model.limits[counter]
-                need = target - s // stride % radix
+                need, chunk = target - s // stride % radix, 0
                 for card in rest[at : at + need]:
-                    where[origin] |= 1 << card
-                    for j in bits(taken) if taken else ():
-                        moved[j] |= 1 << card
+                    chunk |= 1 << card
+                where[origin] |= chunk
+                for j in bits(taken):
+                    moved[j] |= chunk
                 at += need
         for j, gone in reversed(model.folded):  # which cards where the run went came by it
             run = model.runs[j]
@@ -189,7 +189,8 @@ class Sampler:
         for run, cards in zip(model.runs, moved):
             if run.parts[0][0] >= 0:  # a decision's (or chance's) cards, in any order
                 order, at = bits(cards), 0
-                pick.shuffle(order)
+                if len(run.parts) > 1:
+                    pick.shuffle(order)
                 for entry, n in run.parts:
                     for card in order[at : at + n]:
                         fills[entry] = fills.get(entry, 0) | 1 << card
