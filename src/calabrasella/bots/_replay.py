@@ -1,30 +1,26 @@
-"""Worlds of any ruleset, by dealing at random and replaying: the sampler's generic path.
+"""Worlds of any ruleset, by dealing at random and replaying: the sampler's last resort.
 
-Private to :mod:`calabrasella.bots.sampling`, which documents it
-(:class:`~calabrasella.bots.sampling.ReplaySampler`). It knows nothing of
-any exchange step: it deals the cards the seat cannot place at random,
-replays the view's history through :func:`calabrasella.apply` (a face-down
-entry by a legal action the view shows face down the same way), and keeps
-the world only if the seat's view of it is the view given. What it reads
-from the history is the engine's own: each ``Play`` or ``Revoke`` puts its
-card from its seat's hand to the trick, and cards shown to all (the exposed
-stock) lie in the stock. Any other move's card it places by trying: when
-the replay refuses a move, it deals the move's card to the seat that moved,
-or to the stock, or to another seat, whichever lets the move through, and
-replays again. The first world found tells it the seat's own dealt hand
-(the seat saw every move of its own cards), which every later world keeps.
+Private to :mod:`calabrasella.bots.sampling`, which re-exports :class:`ReplaySampler`.
+It knows nothing of any step: it deals, replays through :func:`calabrasella.apply`,
+and mends the deal where the replay refuses a move.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Union, cast
 
 import calabrasella as cb
+from calabrasella import places
 
 from ._hand import bits
+from ._worlds import SUITS
 
-__all__ = ["Replayer"]
+__all__ = ["TRIES", "ReplaySampler"]
 
+#: The most deals replayed for one world (for :meth:`ReplaySampler.sample`, and for
+#: :class:`~calabrasella.bots.sampling.Sampler` where it checks a world by replay).
+TRIES = 200
 #: Repairs (a card dealt elsewhere, the replay run again) tried for one world.
 REPAIRS = 24
 #: Times the face-down moves are drawn anew for one world, where no repair helps.
@@ -40,52 +36,92 @@ def _named(action: object) -> int:
     return cards.mask if isinstance(cards, cb.CardSet) else 0
 
 
-class Replayer:
-    """Draws states whose view for ``view.seat`` is ``view``, by deal, replay and rejection."""
+def _as_rng(rng: Union[random.Random, int]) -> random.Random:
+    if isinstance(rng, random.Random):
+        return rng
+    if type(rng) is int:
+        return random.Random(rng)
+    raise cb.SeedError(f"rng={rng!r}: expected an int or a random.Random")
+
+
+class ReplaySampler:
+    """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
+
+    The last resort, for a view :class:`~calabrasella.bots.sampling.Sampler` cannot
+    follow (a face-down entry that records no move). Each :meth:`sample` deals the
+    cards the seat cannot place at random, replays the history (each face-down entry
+    by a legal action shown the same way; a move the replay refuses has its cards
+    dealt where it goes through), and keeps the world only if the seat's view of it
+    is :attr:`view`. The worlds are genuine but not equally likely, and not counted;
+    for a finished deal it often finds none.
+
+    Attributes:
+        view: The view the worlds agree with.
+        attempts: Worlds tried so far (kept or rejected).
+
+    Raises:
+        StateError: ``view`` is not a :class:`~calabrasella.View`.
+
+    Example:
+        >>> import calabrasella as cb
+        >>> state = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Bid(cb.Contract.STAND))
+        >>> world = ReplaySampler(state.view(2)).sample(random.Random(1))
+        >>> world.view(2) == state.view(2), world.hand(2) == state.hand(2)
+        (True, True)
+    """
 
     def __init__(self, view: cb.View) -> None:
+        if not isinstance(view, cb.View):
+            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
+            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
         self.view = view
-        rules = view.rules
-        self.rules = rules
+        self.rules = rules = view.rules
         self.seat = seat = view.seat
-        n, dealer = rules.players, view.dealer
+        n = rules.players
+        recs = places.records(view)
+        fresh = cb.new_deal(rules, dealer=view.dealer, seed=0).view(seat)  # the deal's sizes
         self.places = n + 1  # each seat's hand, then the stock
         self.stock = n
-        self.active = tuple((dealer + k) % n for k in (1, 2, 3))
-        self.room = [12 if s in self.active else 0 for s in range(n)] + [4]
+        self.active = tuple(s for s in range(n) if fresh.hand_sizes[s])
+        self.room = [*fresh.hand_sizes, fresh.stock_size]
         history = view.history
         self.entries = history
-        # each seat's cards played to tricks, and the suits it showed out of (as suit
-        # bits) where suit must be followed: the views' own reading of the history
+        #: The face-down entries.
+        self.hidden = frozenset(i for i, (_, a) in enumerate(history) if isinstance(a, cb.Hidden))
+        # each seat's cards played, the suits it showed out of (the view's reading)
         played = [cards.mask for cards in view.cards_played] + [0]  # (the stock plays nothing)
         voids = [sum(1 << suit.value for suit in v) for v in view.known_voids] + [0]
-        self.played = played
-        self.voids = voids
+        self.played, self.voids = played, voids
         #: For each seat, the cards of the suits it showed out of (it got rid of them first).
-        self.void_cards = [sum(1023 << (10 * x) for x in range(4) if v >> x & 1) for v in voids]
-        #: Cards named by visible moves other than plays: their places are found by trying.
+        self.void_cards = [sum(SUITS[x] for x in range(len(SUITS)) if v >> x & 1) for v in voids]
+        #: Cards seen moving in the exchange: their places are found by trying.
         self.moving = 0
-        for _, action in history:
-            if not isinstance(action, cb.Hidden) and type(action) not in (cb.Play, cb.Revoke):
-                self.moving |= _named(action)
+        #: Cards seen leaving the stock (or shown in it): dealt to it, most likely.
+        self.from_stock = 0
+        #: The seat's own dealt hand: its hand now with its own seen moves undone.
+        self.dealt = view.hand.mask
+        for record in reversed(recs):
+            cards, src, dst = record[3], record[4], record[5]
+            if cards < 0 or src >= places.TRICK_CODE or dst >= places.TRICK_CODE:
+                continue
+            self.moving |= cards if src != dst else 0
+            self.from_stock |= cards if src == places.STOCK_CODE else 0
+            self.dealt = (self.dealt & ~cards if dst == seat else self.dealt) | (
+                cards if src == seat else 0
+            )
+        self.dealt |= played[seat]
         #: For each entry, the cards later visible entries name (or the seat holds now).
         later = [0] * (len(history) + 1)
         later[-1] = view.hand.mask
         for i in range(len(history) - 1, -1, -1):
-            entry = history[i][1]
-            later[i] = later[i + 1] | (0 if isinstance(entry, cb.Hidden) else _named(entry))
+            later[i] = later[i + 1] | (0 if i in self.hidden else _named(history[i][1]))
         self.later = later
-        own = view.hand.mask | view.discards.mask | played[seat]
-        #: The seat's own dealt hand: a guess until the first world found says it.
-        self.dealt: int | None = None
-        self.guess = own & ~view.exposed.mask & ~view.drawn.mask
-        self.tries = 0
-
-    # --- a proposal ------------------------------------------------------------------
+        self.attempts = 0
+        self._records = recs
 
     def propose(self, rng: random.Random) -> list[int]:
         """A deal: what is known placed, the rest at random into the room left."""
-        view, places = self.view, self.places
+        places = self.places
         deal = [0] * places
         placed = 0
 
@@ -100,19 +136,15 @@ class Replayer:
                 deal[place] |= 1 << card
                 placed |= 1 << card
 
-        put(self.stock, view.exposed.mask | view.drawn.mask)
-        if self.dealt is not None:
-            put(self.seat, self.dealt)
+        put(self.stock, self.from_stock)
+        put(self.seat, self.dealt)
         for s in range(self.rules.players):
             if s != self.seat:
                 put(s, self.played[s])
-        if self.dealt is None:
-            put(self.seat, self.guess & ~self.moving)
-            put(self.seat, self.guess)
-        rest = [c for c in range(40) if not placed >> c & 1]
+        rest = [c for c in range(len(cb.DECK)) if not placed >> c & 1]
         rng.shuffle(rest)
         for card in rest:
-            suit_bit = 1 << (card // 10)
+            suit_bit = 1 << cb.DECK[card].suit.value
             rooms = [p for p in range(places) if deal[p].bit_count() < self.room[p]]
             good = [p for p in rooms if p == self.stock or not self.voids[p] & suit_bit]
             pool = good or rooms
@@ -120,12 +152,6 @@ class Replayer:
             place = rng.choices(pool, weights)[0]
             deal[place] |= 1 << card
         return deal
-
-    # --- the replay --------------------------------------------------------------------
-
-    def start(self, deal: list[int]) -> cb.State:
-        hands = tuple(cb.CardSet(deal[s]) for s in range(self.rules.players))
-        return cb.start(self.rules, cb.Deal(self.view.dealer, hands, cb.CardSet(deal[self.stock])))
 
     def run(self, deal: list[int], seed: int) -> tuple[cb.State, int]:
         """Replay the history on ``deal``; return the state and the entries replayed.
@@ -135,15 +161,15 @@ class Replayer:
         """
         pick = random.Random(seed)
         seat = self.seat
-        state = self.start(deal)
+        hands = tuple(cb.CardSet(deal[s]) for s in range(self.rules.players))
+        state = cb.start(self.rules, cb.Deal(self.view.dealer, hands, cb.CardSet(deal[self.stock])))
         for i, (_, action) in enumerate(self.entries):
-            if isinstance(action, cb.Hidden):
+            if i in self.hidden:
                 found = None
                 choices = list(cb.legal_actions(state))
                 pick.shuffle(choices)
-                # a card a later move shows is tried last; a card of a suit the seat
-                # shows out of later, first, for an odd seed (it may go to a seat void in
-                # the suit too: an even seed, drawn anew, tries without)
+                # a card a later move shows, last; one of a suit the seat shows out of
+                # later, first, for an odd seed (an even seed, drawn anew, tries without)
                 later, void = self.later[i], self.void_cards[self.entries[i][0]]
                 void = void if seed & 1 else 0
                 choices.sort(key=lambda a: (bool(_named(a) & later), not _named(a) & void))
@@ -158,7 +184,7 @@ class Replayer:
                 state = found
             else:
                 try:
-                    state = cb.apply(state, action)
+                    state = cb.apply(state, cast(cb.Action, action))
                 except cb.CalabrasellaError:
                     return state, i
         return state, len(self.entries)
@@ -173,15 +199,9 @@ class Replayer:
         for _ in range(REPAIRS):
             state, done = self.run(deal, seed)
             if done == n:
-                mended = self.mend_hand(deal, state)
-                if mended is None:
-                    return None
-                if mended is not deal:
-                    deal = mended
-                    continue
                 return state if state.view(self.seat) == self.view else None
             who, action = self.entries[done]
-            if isinstance(action, cb.Hidden):
+            if done in self.hidden:
                 return None
             better = self.repair(deal, seed, done, who, action, fixed, rng)
             if better is None:  # the face-down moves may be what is wrong: draw them anew
@@ -194,49 +214,18 @@ class Replayer:
         return None
 
     def agrees(self, state: cb.State) -> bool:
-        """Whether what a view says once and for all (the declarer, the contract, the
-        card called and who gave it) is what the seat's view says, where already said."""
-        now, view = state.view(self.seat), self.view
-        return all(
-            getattr(now, name) is None or getattr(now, name) == getattr(view, name)
-            for name in ("declarer", "contract", "called", "giver")
-        )
-
-    def mend_hand(self, deal: list[int], state: cb.State) -> list[int] | None:
-        """The seat's hand at the end must be the view's: deal the missing cards to it
-        in place of those it should not hold (cards no move named). Returns ``deal``
-        itself when nothing is to mend."""
-        seat = self.seat
-        have, want = state.hand(seat).mask, self.view.hand.mask
-        extra, missing = bits(have & ~want), bits(want & ~have)
-        if not extra and not missing:
-            return deal
-        if len(extra) != len(missing):
-            return None
-        new = list(deal)
-        for e, m in zip(extra, missing):
-            p_e = next((p for p in range(self.places) if new[p] >> e & 1), None)
-            p_m = next((p for p in range(self.places) if new[p] >> m & 1), None)
-            if p_e is None or p_m is None or p_e == p_m:
-                return None
-            new[p_e] ^= (1 << e) | (1 << m)
-            new[p_m] ^= (1 << e) | (1 << m)
-        return new
+        """Whether the moves so far, as the seat would know them, are the view's."""
+        now = places.records(state.view(self.seat))
+        return now == self._records[: len(now)]
 
     def repair(
-        self,
-        deal: list[int],
-        seed: int,
-        at: int,
-        who: int,
-        action: object,
-        fixed: int,
+        self, deal: list[int], seed: int, at: int, who: int, action: object, fixed: int,
         rng: random.Random,
-    ) -> tuple[list[int], int] | None:
+    ) -> tuple[list[int], int] | None:  # fmt: skip
         """Deal the cards the refused move names (or the cards in its way) elsewhere."""
         named = _named(action) & ~fixed
-        for _, earlier in self.entries[:at]:  # the replay got past these: their cards stay
-            if not isinstance(earlier, cb.Hidden):
+        for i, (_, earlier) in enumerate(self.entries[:at]):  # the replay got past these
+            if i not in self.hidden:
                 fixed |= _named(earlier)
         order = [who, self.stock, *(s for s in self.active if s != who)]
         best: tuple[tuple[bool, int, float], list[int]] | None = None
@@ -253,39 +242,14 @@ class Replayer:
                     score = (self.agrees(state), reached, rng.random())
                     if best is None or score > best[0]:
                         best = (score, new)
-        if best is not None:
-            return best[1], fixed | named
-        # the cards the engine would take instead are in the way (a suit to follow, say)
-        state, _ = self.run(deal, seed)
-        instead = 0
-        for other in cb.legal_actions(state):
-            instead |= _named(other)
-        blocking = instead & deal[who] & ~fixed & ~self.played[who]
-        if not blocking:
-            return None
-        for _ in range(4):  # a few ways to deal them elsewhere
-            dealt: list[int] | None = list(deal)
-            for card in bits(blocking):
-                places = [p for p in range(self.places) if p != who and self.room[p]]
-                rng.shuffle(places)
-                moved = None
-                for place in places:
-                    moved = self.swap(dealt or deal, card, who, place, fixed | instead, rng)
-                    if moved is not None:
-                        break
-                dealt = moved
-                if dealt is None:
-                    break
-            if dealt is not None and self.run(dealt, seed)[1] > at:
-                return dealt, fixed
-        return None
+        return None if best is None else (best[1], fixed | named)
 
     def swap(
         self, deal: list[int], card: int, here: int, place: int, fixed: int, rng: random.Random
     ) -> list[int] | None:
         """Move ``card`` from ``here`` to ``place``, in exchange for a card that may move."""
         moving = self.moving  # a card a move names may have come to a hand by that move
-        keep = fixed | self.view.exposed.mask | self.view.drawn.mask | (self.dealt or 0)
+        keep = fixed | self.from_stock | self.dealt
         keep |= self.played[place] & ~moving
         if place == self.seat:
             keep |= self.view.hand.mask & ~self.moving
@@ -294,19 +258,25 @@ class Replayer:
         candidates = bits(first or pool)
         if not candidates:
             return None
-        other = rng.choice(candidates)
-        new = list(deal)
+        other, new = rng.choice(candidates), list(deal)
         new[here] ^= (1 << card) | (1 << other)
         new[place] ^= (1 << card) | (1 << other)
         return new
 
-    def sample(self, rng: random.Random, tries: int) -> cb.State | None:
-        """A world of the view in at most ``tries`` attempts, or ``None``."""
+    def sample(self, rng: Union[random.Random, int], tries: int = TRIES) -> cb.State:
+        """Return a world of the view found in at most ``tries`` attempts.
+
+        Raises:
+            SeedError: ``rng`` is neither an int nor a ``random.Random``.
+            RulesetError: No world found in ``tries`` attempts.
+        """
+        pick = _as_rng(rng)
         for _ in range(tries):
-            self.tries += 1
-            state = self.world(rng)
+            self.attempts += 1
+            state = self.world(pick)
             if state is not None:
-                if self.dealt is None:
-                    self.dealt = state.deal.hands[self.seat].mask
                 return state
-        return None
+        raise cb.RulesetError(
+            f"{self.view.rules.name}: no world of seat {self.view.seat}'s view "
+            f"found in {tries} deals replayed"
+        )

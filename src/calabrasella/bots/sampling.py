@@ -6,90 +6,61 @@ information needs a :class:`~calabrasella.State`. :func:`sample_state` (or a
 replayed through the public API, whose view for that seat is the view given.
 
 **Worlds.** A *world* of a view is a whole deal as the engine would have
-played it: the cards dealt to every seat and to the stock, and the card of
+played it: the cards dealt to every seat and to the stock, and the cards of
 every move the seat did not see (each hidden discard, in its order; a
-give-back it did not see; an adversary's unseen dividete draw), such that
-replaying the view's history with those cards filled in (the engine making
-its forced moves by itself) gives back the same view for that seat. So a
-world agrees with everything the seat knows: its own cards and moves, every
-hand size, every card played, the suits a seat showed out of (where the
-rules make a seat follow suit; with ``follow_suit=False`` a show-out proves
-nothing), the called card and who gave it, the stock cards shown to all, the
-give-back if it saw it, what others took from an exposed stock, its legal
-actions now and, at the end, the final stock and the result. Worlds differ only
-in what the seat could not see; two worlds that reach the same cards now by
-different hidden routes (the same final stock with the discards in another
-order, say) are different worlds.
+give-back, a draw, a pass it did not see), such that replaying the view's
+history with those cards filled in (the engine making its forced moves by
+itself) gives back the same view. So a world agrees with everything the seat
+knows: its own cards and moves, every move it saw and the number of cards of
+every move it did not, every hand size, every card played, the suits a seat
+showed out of (where suit must be followed), what a call tells, its legal
+actions now and, at the end, the final stock and the result. Two worlds that
+reach the same cards now by different hidden routes are different worlds.
 
-**Uniform.** The sampler draws every world with the same probability: no
-model of how the other seats choose, each consistent world is as likely as
-any other. It does not reject and retry: the cards not yet played are put
-into their places (each other seat's hand, the unseen stock, each seat's
-discards) by an exact count of the ways to finish from each partial
-placement, then the hidden moves are filled in (a draw of cards from those
-its seat holds, played or discarded; a give-back from the cards its receiver
-held), each choice weighted by the number of worlds it leaves. The count is
-exact (:attr:`Sampler.count`), and so is the uniformity, whatever the draw.
+**Uniform.** The sampler draws every world with the same probability, and
+counts them exactly (:attr:`Sampler.count`). It reads the view's moves
+(:attr:`calabrasella.View.moves`), not the steps that made them, so this
+holds for both games, every option, four at the table, table mode, and any
+variant whose steps move cards with ``Work.move``, moves of the stock unseen
+included. Only two things it knows beyond the moves: what a call tells (a
+called card nobody handed over lies in the stock, and is not given back; the
+ruleset's rule of what may be called, recognised by asking its
+``callable_cards``), and which suits a show-out rules out. A rule it cannot
+read from the moves (a rule of calling of the ruleset's own, a step that
+chooses cards by itself, a revoke) is left out: the sampler then counts a
+superset, and draws from it until the replay accepts a world (at most
+:data:`TRIES`; uniform still, as rejection keeps it). A view no deal could
+give raises :class:`InconsistentViewError`, a
+:class:`~calabrasella.RecordError`, never a hang.
 
-It works for both games, every option, four at the table (the dealer
-sitting out has a view too), table mode, and any ruleset built from the
-built-in exchange steps; for a ruleset with its own step kinds it raises
-:class:`~calabrasella.RulesetError` rather than guess. The rule of what the
-declarer may call is found by
-asking the ruleset's ``callable_cards`` about a fixed set of hands: a rule
-that answers as one of the built-in ones is modelled exactly; a rule of its
-own is left out of the model, which then counts a superset of the worlds,
-and :meth:`Sampler.sample` draws from the superset until the replay accepts
-a world (at most :data:`TRIES` draws; uniform still, as rejection keeps it).
-A view that no deal could give (one edited by hand) raises
-:class:`InconsistentViewError`, a :class:`~calabrasella.RecordError`, never
-a hang.
-
-**Any ruleset.** :class:`ReplaySampler` is the generic path, for a ruleset
-with exchange steps of its own (a :class:`~calabrasella.bots.sampling_bot.SamplingBot`
-takes it when :class:`Sampler` refuses): it deals the cards the seat cannot
-place at random, replays the history through the public API and keeps a
-world only if the seat's view of it is the view given, trying at most
-:data:`TRIES` deals for one world. Its worlds are genuine but not equally
-likely, and not counted.
+:class:`ReplaySampler` is the last resort, for a view the sampler cannot
+follow: it deals at random, replays and rejects; its worlds are genuine but
+not equally likely, and not counted.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Union
+from typing import Union, cast
 
 import calabrasella as cb
+from calabrasella import places
 
 from ._hand import bits
-from ._replay import Replayer, _named
-from ._worlds import DISC, STOCK, InconsistentViewError, Model, analyse
+from ._replay import TRIES, ReplaySampler, _as_rng, _named
+from ._worlds import InconsistentViewError, Model, analyse
 
 __all__ = ["TRIES", "InconsistentViewError", "ReplaySampler", "Sampler", "sample_state"]
 
-#: Under a ruleset's own rule of calling, the most worlds drawn (and replayed) to find one
-#: that fits the call, for one :meth:`Sampler.sample`.
-TRIES = 200
-_DISCARDS = tuple(cb.Discard(card) for card in cb.DECK)
-_GIVE_BACKS = tuple(cb.GiveBack(card) for card in cb.DECK)
-
-
-def _as_rng(rng: Union[random.Random, int]) -> random.Random:
-    if isinstance(rng, random.Random):
-        return rng
-    if type(rng) is int:
-        return random.Random(rng)
-    raise cb.SeedError(f"rng={rng!r}: expected an int or a random.Random")
 
 
 class Sampler:
     """Draw states consistent with one seat's view, each of its worlds equally likely.
 
-    Building a sampler works out, once, where every unseen card may be and
+    Building a sampler works out, once, where every card may have gone and
     how many worlds there are; each :meth:`sample` then costs a walk over
-    the unseen cards and a replay of the deal through
-    :func:`calabrasella.apply`. Build one per decision and draw as many
-    worlds as the search wants.
+    the cards and a replay through :func:`calabrasella.apply`. Build one per
+    decision and draw as many worlds as the search wants.
 
     Attributes:
         view: The view the worlds agree with.
@@ -99,8 +70,6 @@ class Sampler:
             :class:`~calabrasella.State` included: pass ``state.view(seat)``).
         InconsistentViewError: No deal and actions give this view (a view
             edited by hand, say); a :class:`~calabrasella.RecordError`.
-        RulesetError: The view's ruleset uses an exchange step that the
-            sampler does not know.
 
     Example:
         >>> import calabrasella as cb
@@ -115,7 +84,7 @@ class Sampler:
         (True, True)
     """
 
-    __slots__ = ("_model", "_replay", "view")
+    __slots__ = ("_model", "_named", "_replay", "view")
 
     def __init__(self, view: cb.View) -> None:
         if not isinstance(view, cb.View):
@@ -129,16 +98,13 @@ class Sampler:
             raise InconsistentViewError(f"not a well-formed view ({exc!r})") from exc
         self.view = view
         self._model = model
-        self._replay = tuple(
-            None if isinstance(action, cb.Hidden) else action for _, action in view.history
-        )
+        self._replay = tuple(cast(cb.Action, action) for _, action in view.history)
+        self._named: dict[tuple[int, int], cb.Action] = {}  # (entry, cards): the action
 
     @property
     def count(self) -> int:
-        """The number of worlds of the view (see the module docstring), at least 1.
-
-        Under a ruleset's own rule of calling, the number of worlds of the
-        model, which leaves that rule out: at least the number of worlds.
+        """The number of worlds of the view (see the module docstring), at least 1; where
+        a rule is left out of the model, of a superset of them.
 
         Example:
             >>> import calabrasella as cb
@@ -150,20 +116,17 @@ class Sampler:
     def sample(self, rng: Union[random.Random, int]) -> cb.State:
         """Draw one world and return its state now, every world equally likely.
 
-        The same view and the same seed (or a ``random.Random`` in the same
-        state) give the same state. The state is built by dealing the
-        world's cards and replaying the history through the public API, and
-        its view for the sampler's seat is checked to equal :attr:`view`.
+        The same view and seed (or a ``random.Random`` in the same state) give
+        the same state; its view for the seat is checked to equal :attr:`view`.
 
         Args:
             rng: A ``random.Random`` (which advances) or an int seed for one.
 
         Raises:
             SeedError: ``rng`` is neither an int nor a ``random.Random``.
-            InconsistentViewError: The view's legal actions or result do
-                not follow from its cards (a view edited by hand).
-            RulesetError: Under a ruleset's own rule of calling, no world
-                of :data:`TRIES` drawn fits the call.
+            InconsistentViewError: The view's legal actions or result do not
+                follow from its cards (a view edited by hand).
+            RulesetError: Where a rule is left out, no world of :data:`TRIES` fits.
 
         Example:
             >>> import calabrasella as cb
@@ -171,8 +134,7 @@ class Sampler:
             >>> Sampler(view).sample(5) == Sampler(view).sample(random.Random(5))
             True
         """
-        pick = _as_rng(rng)
-        model = self._model
+        pick, model = _as_rng(rng), self._model
         if model.exact:
             return self._draw(model, pick)
         for _ in range(TRIES):  # a superset of the worlds, drawn uniformly: keep one that fits
@@ -180,223 +142,87 @@ class Sampler:
                 return self._draw(model, pick)
             except InconsistentViewError:
                 pass
-        raise cb.RulesetError(
-            f"{self.view.rules.name}: no world of {TRIES} drawn fits its own rule of calling"
-            " or its own exchange steps"
-        )
+        raise cb.RulesetError(f"{self.view.rules.name}: no world of {TRIES} drawn fits its rules")
+
+    def __repr__(self) -> str:
+        """``Sampler(seat 1 of cavendish, playing, 4,200 worlds)``: whose view, its phase,
+        how many worlds (at most, where a rule of the ruleset's own is checked by replay)."""
+        view, model = self.view, self._model
+        worlds = f"{'' if model.exact else 'at most '}{model.worlds:,} worlds"
+        return f"Sampler(seat {view.seat} of {view.rules.name}, {view.phase_name}, {worlds})"
 
     def _draw(self, model: Model, pick: random.Random) -> cb.State:
-        """Draw one world of the model and replay it."""
-        place = list(model.pinned)
-        table, bins = model.table, model.bins
-        s = model.start
+        """Draw one world of the model: each card's path, then the folded runs' cards."""
+        where, moved = list(model.dealt), list(model.moved)
+        table, s = model.table, model.start
         for i, card in enumerate(model.cards):
-            r = pick.randrange(table[i][s])
-            after = table[i + 1]
-            for b, d in zip(model.choices[i], model.deltas[i]):
+            r, after = pick.randrange(table[i][s]), table[i + 1]
+            for d, paths in model.options[i]:
                 w = after.get(s + d, 0)
-                if r < w:
+                if r < w * len(paths):
                     s += d
-                    place[bins[b]] |= 1 << card
+                    origin, taken = paths[r // w]
+                    where[origin] |= 1 << card
+                    for j in bits(taken) if taken else ():
+                        moved[j] |= 1 << card
                     break
-                r -= w
+                r -= w * len(paths)
         if model.tail:  # the rest of the room, shared out at random
-            rest = list(model.tail)
+            rest, at = list(model.tail), 0
             pick.shuffle(rest)
-            at = 0
-            for b in model.tail_bins:
-                need = model.sizes[b] - s // model.strides[b] % model.radices[b]
+            for counter, (origin, taken) in model.tail_paths:
+                stride, radix, target = model.limits[counter]
+                need, chunk = target - s // stride % radix, 0
                 for card in rest[at : at + need]:
-                    place[bins[b]] |= 1 << card
+                    chunk |= 1 << card
+                where[origin] |= chunk
+                for j in bits(taken):
+                    moved[j] |= chunk
                 at += need
-        if model.custom:
-            return self._undo_world(model, place, pick)
-        fills = _fill_hidden(model, place, pick)
-        return self._replay_world(model, place, fills[0], fills[1], fills[2], fills[3])
-
-    def _undo_world(self, model: Model, place: list[int], pick: random.Random) -> cb.State:
-        """The deal of a world whose plan has steps of a variant's own: undo the view's
-        moves, last first (those it did not see with cards drawn at random from where
-        they went), then replay, each face-down entry by the legal action naming its cards."""
-        view = self.view
-        rules = view.rules
-        where = list(place)
-        for seat in range(rules.players):
-            where[seat] |= model.played_by[seat]
+        for j, gone in reversed(model.folded):  # which cards where the run went came by it
+            run = model.runs[j]
+            for card in pick.sample(bits(where[run.dst] & ~gone), run.number):
+                moved[j] |= 1 << card
+            where[run.dst] &= ~moved[j]
+            where[run.src] |= moved[j]
         fills: dict[int, int] = {}
-        for move in reversed([m for m in view.moves if m.target.where is not cb.places.Where.TRICK and m.source.where is not cb.places.Where.TRICK]):
-            src, dst = move.source.code, move.target.code
-            if src == dst:  # cards turned face up: they stay
-                continue
-            if move.cards is not None:
-                mask = move.cards.mask
-            else:
-                pool = bits(where[dst])
-                if len(pool) < move.number:
-                    raise InconsistentViewError(f"{move.target} holds too few cards to undo a move")
-                mask = 0
-                for card in pick.sample(pool, move.number):
-                    mask |= 1 << card
-                if move.entry >= 0:
-                    fills[move.entry] = mask
-            if mask & ~where[dst]:
-                raise InconsistentViewError(f"{cb.CardSet(mask & ~where[dst])} is not in {move.target}")
-            where[dst] &= ~mask
-            where[src] |= mask
-        stock = where[STOCK]
-        for seat in range(rules.players):
-            stock |= where[DISC + seat]
+        for run, cards in zip(model.runs, moved):
+            if run.parts[0][0] >= 0:  # a decision's (or chance's) cards, in any order
+                order, at = bits(cards), 0
+                if len(run.parts) > 1:
+                    pick.shuffle(order)
+                for entry, n in run.parts:
+                    for card in order[at : at + n]:
+                        fills[entry] = fills.get(entry, 0) | 1 << card
+                    at += n
+        return self._replay_world(where, fills)
+
+    def _replay_world(self, where: list[int], fills: dict[int, int]) -> cb.State:
+        """Deal the world and replay the history, each face-down entry by the legal action
+        naming its cards; check the seat's view of it is the view."""
+        view, rules = self.view, self.view.rules
         hands = tuple(cb.CardSet(where[seat]) for seat in range(rules.players))
         try:
-            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(stock)))
+            state = cb.start(rules, cb.Deal(view.dealer, hands, cb.CardSet(where[places.STOCK_CODE])))
+            apply = cb.apply
             for i, action in enumerate(self._replay):
-                if action is None:
-                    action = _naming(state.legal_actions(), fills.get(i, 0))
-                state = cb.apply(state, action)
+                if (cards := fills.get(i)) is not None:  # a face-down entry: the action naming them
+                    key = (i, cards)
+                    action = self._named.get(key) or self._named.setdefault(key, _naming(state, cards))
+                state = apply(state, action)
         except cb.CalabrasellaError as exc:
             raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
         if state.view(view.seat) != view:
-            raise InconsistentViewError("the view does not follow from this world's cards")
-        return state
-
-    def _replay_world(
-        self,
-        model: Model,
-        place: list[int],
-        entries: dict[int, cb.Action],
-        gave: list[int],
-        received: list[int],
-        from_stock: int,
-    ) -> cb.State:
-        view = self.view
-        rules = view.rules
-        hands = tuple(
-            cb.CardSet(
-                (place[seat] | model.played_by[seat] | place[DISC + seat] | gave[seat])
-                & ~received[seat]
-            )
-            for seat in range(rules.players)
-        )
-        try:
-            state = cb.start(
-                rules, cb.Deal(view.dealer, hands, cb.CardSet(place[STOCK] | from_stock))
-            )
-            apply = cb.apply
-            for i, action in enumerate(self._replay):
-                state = apply(state, entries[i] if action is None else action)
-        except (cb.CalabrasellaError, KeyError) as exc:
-            raise InconsistentViewError(f"the view's history cannot be replayed: {exc}") from exc
-        if state.view(view.seat) != view:
-            raise InconsistentViewError(
-                "the view's legal actions, result or counts do not follow from its cards"
-            )
+            raise InconsistentViewError("the view's legal actions, result or counts do not follow")
         return state
 
 
-def _fill_hidden(
-    model: Model, place: list[int], pick: random.Random
-) -> tuple[dict[int, cb.Action], list[int], list[int], int]:
-    """Choose the cards of the hidden moves, given where every card is now.
-
-    Returns the history entries to fill, and the cards each seat gave and
-    received and those that left the stock (for the deal).
-    """
-    entries: dict[int, cb.Action] = {}
-    gave, received = list(model.gave), list(model.received)
-    from_stock = model.from_stock
-    gb = model.give_back
-    if gb is not None:
-        held = place[gb.giver] | model.played_by[gb.giver]
-        only = held & gb.only_as_given  # a card the giver can hold only as the one given back
-        card = bits(only)[0] if only else pick.choice(bits(held))
-        gave[gb.declarer] |= 1 << card
-        received[gb.giver] |= 1 << card
-        entries[gb.entry] = _GIVE_BACKS[card]
-    for draw in model.draws:  # which of the cards that went through its hand came from the stock
-        held = place[draw.seat] | place[DISC + draw.seat] | model.played_by[draw.seat]
-        drawn = 0
-        for card in pick.sample(bits(held), draw.number):
-            drawn |= 1 << card
-        received[draw.seat] |= drawn
-        from_stock |= drawn
-        if draw.entry >= 0:
-            entries[draw.entry] = cb.Draw(cb.CardSet(drawn))
-    for seat, slots in enumerate(model.discards):
-        if slots:
-            cards = bits(place[DISC + seat])
-            pick.shuffle(cards)
-            for slot, card in zip(slots, cards):
-                entries[slot] = _DISCARDS[card]
-    return entries, gave, received, from_stock
-
-
-def _naming(actions: tuple[cb.Action, ...], cards: int) -> cb.Action:
-    """The first of ``actions`` that names exactly ``cards`` (a face-down entry's)."""
-    for action in actions:
-        if cards and _named(action) == cards:
+def _naming(state: cb.State, cards: int) -> cb.Action:
+    """The first legal action that names exactly ``cards`` (a face-down entry's)."""
+    for action in cb.legal_actions(state):
+        if _named(action) == cards:
             return action
     raise InconsistentViewError(f"no legal action moves {cb.CardSet(cards)} face down here")
-
-
-class ReplaySampler:
-    """Draw states consistent with one seat's view under any ruleset: deal, replay, reject.
-
-    The generic path, for a ruleset whose exchange steps :class:`Sampler`
-    does not know. Each :meth:`sample` deals the cards the seat cannot place
-    at random, replays the view's history through the public API (each
-    face-down entry by a legal action shown face down the same way; a move
-    the replay refuses has its card dealt where the move goes through, and
-    the replay runs again), and keeps the world only if the seat's view of
-    it is :attr:`view`. Every world it returns is a genuine state with that
-    view; unlike :class:`Sampler`'s, the worlds are not equally likely (it
-    knows no model to weigh them by), and none are counted. It is built for
-    a deal in progress: for a finished one (the final stock shown to all) it
-    often finds none.
-
-    Attributes:
-        view: The view the worlds agree with.
-        attempts: Worlds tried so far (kept or rejected).
-
-    Raises:
-        StateError: ``view`` is not a :class:`~calabrasella.View`.
-
-    Example:
-        >>> import calabrasella as cb
-        >>> state = cb.apply(cb.new_deal(cb.CAVENDISH, seed=7), cb.Bid(cb.Contract.STAND))
-        >>> view = state.view(2)
-        >>> world = ReplaySampler(view).sample(random.Random(1))
-        >>> world.view(2) == view, world.hand(2) == state.hand(2)
-        (True, True)
-    """
-
-    __slots__ = ("_replayer", "view")
-
-    def __init__(self, view: cb.View) -> None:
-        if not isinstance(view, cb.View):
-            hint = ": pass state.view(seat)" if isinstance(view, cb.State) else ""
-            raise cb.StateError(f"expected a View, got {type(view).__name__}{hint}")
-        self.view = view
-        self._replayer = Replayer(view)
-
-    @property
-    def attempts(self) -> int:
-        """Worlds tried so far, kept or rejected."""
-        return self._replayer.tries
-
-    def sample(self, rng: Union[random.Random, int], tries: int = TRIES) -> cb.State:
-        """Return a world of the view found in at most ``tries`` attempts.
-
-        Raises:
-            SeedError: ``rng`` is neither an int nor a ``random.Random``.
-            RulesetError: No world found in ``tries`` attempts.
-        """
-        state = self._replayer.sample(_as_rng(rng), tries)
-        if state is None:
-            raise cb.RulesetError(
-                f"{self.view.rules.name}: no world of seat {self.view.seat}'s view "
-                f"found in {tries} deals replayed"
-            )
-        return state
 
 
 _CACHE: dict[cb.View, Sampler] = {}
@@ -406,11 +232,8 @@ _CACHE_SIZE = 16
 def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
     """Return a state drawn uniformly from the worlds of ``view`` (see :class:`Sampler`).
 
-    A state whose view for ``view.seat`` equals ``view``: every card that
-    seat knows is where it knows it to be, and the cards it cannot see are
-    dealt as one of the consistent worlds, each equally likely. The same
-    view and seed give the same state. The last few views' samplers are
-    kept, so drawing many worlds of one view in a row works them out once.
+    The same view and seed give the same state. The last few views' samplers
+    are kept, so drawing many worlds of one view in a row works them out once.
 
     Args:
         view: What one seat knows.
@@ -420,8 +243,7 @@ def sample_state(view: cb.View, rng: Union[random.Random, int]) -> cb.State:
         StateError: ``view`` is not a :class:`~calabrasella.View`.
         SeedError: ``rng`` is neither an int nor a ``random.Random``.
         InconsistentViewError: No deal and actions give this view.
-        RulesetError: The ruleset uses exchange steps the sampler does not know
-            (or, under its own rule of calling, no world of :data:`TRIES` fits).
+        RulesetError: Where a rule is left out, no world of :data:`TRIES` fits.
 
     Example:
         >>> import calabrasella as cb
