@@ -34,7 +34,9 @@ from ._codec import (
     text,
 )
 from .actions import Action, Contract, Modifier
+from .cards import CardSet
 from .phases import Phase
+from .places import CODE_COUNT, EVERYONE, MoveRecord
 from .views import Hidden, View
 
 VIEW_KEYS = ("rules", "seat", "dealer", "phase", "to_move", "hand", "hand_sizes", "stock_size",
@@ -98,7 +100,54 @@ def view_data(view: View) -> dict[str, Any]:
         ],
         "final_stock": None if view.final_stock is None else codes(view.final_stock),
         "result": None if view.result is None else result_data(view.result),
+        "moves": [_move_data(record) for record in view._moves],
     }
+
+
+def _move_data(record: MoveRecord) -> dict[str, Any]:
+    """One exchange move as the view holds it: its cards, or their number where unseen."""
+    entry, forced, seat, mask, source, target, seen, words = record
+    return {
+        "entry": entry,
+        "forced": forced,
+        "seat": seat,
+        "cards": codes(CardSet(mask)) if mask >= 0 else None,
+        "number": mask.bit_count() if mask >= 0 else -mask,
+        "source": source,
+        "target": target,
+        "seen": seen,
+        "words": words,
+    }
+
+
+_MOVE_KEYS = ("entry", "forced", "seat", "cards", "number", "source", "target", "seen", "words")
+
+
+def _read_moves(value: object, where: str, top: int, max_actions: int) -> tuple[MoveRecord, ...]:
+    """Read a view's exchange moves (:func:`_move_data`), each checked."""
+    out: list[MoveRecord] = []
+    for i, item in enumerate(items(value, where, MAX_ITEMS)):
+        here = f"{where}[{i}]"
+        d = obj(item, here, _MOVE_KEYS)
+        number = integer(d["number"], join(here, "number"), 1, 40)
+        if d["cards"] is None:
+            mask = -number
+        else:
+            mask = cards(d["cards"], join(here, "cards")).mask
+            if mask.bit_count() != number:
+                fail(join(here, "number"), f"{number} is not the number of its cards")
+        last = CODE_COUNT - 1
+        out.append((
+            integer(d["entry"], join(here, "entry"), -1, max_actions),
+            integer(d["forced"], join(here, "forced"), -1, 64),
+            integer(d["seat"], join(here, "seat"), 0, top),
+            mask,
+            integer(d["source"], join(here, "source"), 0, last),
+            integer(d["target"], join(here, "target"), 0, last),
+            integer(d["seen"], join(here, "seen"), 0, EVERYONE),
+            text(d["words"], join(here, "words"), 200),
+        ))  # fmt: skip
+    return tuple(out)
 
 
 def _phase(value: object, where: str) -> Phase:
@@ -121,7 +170,7 @@ def _pairs_of(value: object, where: str, limit: int, size: int) -> list[list[Any
 
 def read_view(value: object, where: str, max_actions: int) -> View:
     """Read a view's plain data back into an equal :class:`~calabrasella.View`."""
-    d = obj(value, where, VIEW_KEYS, ("phase_name",))
+    d = obj(value, where, VIEW_KEYS, ("phase_name", "moves"))
 
     def at(key: str) -> str:
         return join(where, key)
@@ -181,6 +230,7 @@ def read_view(value: object, where: str, max_actions: int) -> View:
         legal_actions=tuple(action(a, f"{join(where, 'legal_actions')}[{i}]") for i, a in enumerate(legal)),
         final_stock=stock,
         result=result,
+        moves=_read_moves(d.get("moves", []), at("moves"), top, max_actions),
     )
     name = text(d.get("phase_name", ""), at("phase_name"), 40) or str(view.phase)
     if name != str(view.phase):  # a variant's step named its phase

@@ -34,7 +34,7 @@ from .actions import (
 from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase, name_of
-from .places import Move
+from .places import Move, MoveRecord
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
 from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
@@ -121,6 +121,9 @@ class View:
     legal_actions: tuple[Action, ...]
     final_stock: CardSet | None
     result: Result | None
+    #: The exchange's move records as this seat knows them (see :attr:`moves`); its
+    #: keyword is ``moves``.
+    _moves: tuple[MoveRecord, ...] = attrs.field(default=())
 
     @property
     def is_over(self) -> bool:
@@ -151,7 +154,7 @@ class View:
     def _ledger(self) -> places.Ledger:
         """What :mod:`calabrasella.places` reads of this view's moves."""
         return places.Ledger(
-            getattr(self, "_moves", ()), self.history, self.seat, len(self.tricks_won)
+            self._moves, self.history, self.seat, len(self.tricks_won)
         )
 
     # What the view tells beyond its fields, worked out when read (not when the view
@@ -265,7 +268,7 @@ class View:
                 encode_actions(self.legal_actions),
                 -1 if self.final_stock is None else self.final_stock.mask,
                 self.result,
-                *encode_moves(getattr(self, "_moves", ())),
+                *encode_moves(self._moves),
                 self.__dict__.get("_phase_name"),
             ),
         )
@@ -464,6 +467,7 @@ _NO_EXCHANGE: dict[str, Any] = {
     "drawn": _EMPTY,
     "forced_moves": (),
     "final_stock": None,
+    "_moves": (),
 }
 _new = object.__new__
 _set = object.__setattr__

@@ -4,7 +4,7 @@ Replaying ``places.records(state)`` from the dealt hands and stock gives
 every place's cards; replaying a view's from what its seat was dealt gives
 what that seat may know (its own hand, every place's card count, the cards
 it saw move). Random states of both games, table mode, four at the table
-and the swap variant are tried. A :class:`Work` keeps its tally of the
+and both example variants (the swap, the blind draw) are tried. A :class:`Work` keeps its tally of the
 moves up to date as steps move cards: it is held to the tally worked out
 afresh from the same moves.
 """
@@ -24,6 +24,7 @@ from calabrasella.places import CODE_COUNT, STOCK_CODE, WON_CODE
 from calabrasella.rulesets.protocol import books
 
 swap = load_example("swap_variant")
+blind = load_example("blind_draw_variant")
 
 RULES = [
     cb.CAVENDISH,
@@ -125,6 +126,12 @@ def test_replaying_the_moves_of_the_swap_variant(registered: None) -> None:
         check_state(state)
 
 
+def test_replaying_the_moves_of_the_blind_draw_variant() -> None:
+    """A stock card drawn unseen by the others, then one laid aside: the ledger has both."""
+    for state in random_states(blind.BlindDrawCavendish(), 8, 14):
+        check_state(state)
+
+
 def test_the_play_is_in_the_ledger() -> None:
     """A whole deal: 36 cards reach the trick, 12 tricks reach their winners."""
     state = list(random_states(cb.CAVENDISH, 1, 3))[-1]
@@ -154,3 +161,27 @@ def test_a_works_kept_tally_is_the_tally_of_its_moves(rules: cb.Ruleset) -> None
         assert work.books() == books(work.moves, work.action_of, len(work.hands))
         tried += 1
     assert tried > 50
+
+
+def test_a_view_read_back_from_json_or_evolved_keeps_its_moves() -> None:
+    """The moves travel with a view: through JSON (as a server sends it), a pickle and
+    ``attrs.evolve``; the sampler counts the same worlds from each."""
+    import pickle
+
+    import attrs
+
+    from calabrasella import bots
+
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    for text in ("bid stand", "call 3c", "give back 5c", "discard 6c"):
+        state = cb.apply(state, cb.parse_action(text))
+    view = state.view(0)
+    assert len(places.records(view)) == 3
+    copies = [
+        cb.from_json(cb.to_json(view), cb.View),
+        pickle.loads(pickle.dumps(view)),
+        attrs.evolve(view, legal_actions=()),
+    ]
+    for copy in copies:
+        assert places.records(copy) == places.records(view)
+        assert repr(bots.Sampler(copy)).split(", ")[-1] == repr(bots.Sampler(view)).split(", ")[-1]
