@@ -81,7 +81,8 @@ class OptionInfo:
         default: Its default value.
         values: The values it accepts, when they are few; empty otherwise.
         doc: What its docstring says (meaning, and the rule texts it comes
-            from, named by :func:`name_sources`).
+            from, named by :func:`name_sources`), less any sentence on a
+            deprecated keyword (the changelog and the API reference say that).
         seeds: The numbers of the rule texts the doc cites, in order (keys of
             :data:`SOURCES`).
     """
@@ -123,6 +124,19 @@ def _attributes_section(doc: str) -> dict[str, str]:
         elif current is not None:
             entries[current].append(stripped)
     return {name: _plain(" ".join(words)) for name, words in entries.items()}
+
+
+_SENTENCE_END = re.compile(r"(?<=\.)\s+(?=[A-Z])")
+
+
+def _rules_only(text: str) -> str:
+    """An option's text without its sentences on deprecated keywords (an API matter, not a rule).
+
+    Example:
+        >>> _rules_only("Whether to. The old keyword x is deprecated: 3 warns. Then y.")
+        'Whether to. Then y.'
+    """
+    return " ".join(s for s in _SENTENCE_END.split(text) if "deprecat" not in s.lower())
 
 
 def _plain(text: str) -> str:
@@ -167,7 +181,7 @@ def option_info(rules: cb.Ruleset) -> list[OptionInfo]:
     for field in attrs.fields(cls):
         if not field.init:
             continue
-        doc = docs.get(field.alias, "")
+        doc = _rules_only(docs.get(field.alias, ""))
         seeds = _cited(doc)
         values = _values(cls, field, hints.get(field.name))
         default = field.default if field.default is not attrs.NOTHING else None
