@@ -45,9 +45,10 @@ def play_deal(
         The finished state; its ``result`` holds the payments.
 
     Raises:
-        BotError: ``bots`` does not hold one bot per seat, a bot has no
-            ``choose`` method, or a bot returned something that is not an
-            action (the message names the seat and the bot's class).
+        BotError: ``bots`` does not hold one bot per seat, a bot is a class
+            rather than a bot made from it, a bot has no ``choose`` method,
+            or a bot returned something that is not an action (the message
+            names the seat and the bot's class).
         IllegalActionError: A bot returned an action that is not legal for
             its seat (the message names the action, why, the seat, the bot's
             class, the action's number in the deal and the seed when ``rng``
@@ -79,6 +80,12 @@ def _play_deal(
     if len(bots) != rules.players:
         raise BotError(f"{rules.players} bots needed (one per seat), {len(bots)} given")
     for number, each in enumerate(bots):
+        if isinstance(each, type):
+            raise BotError(
+                f"the bot of seat {number} is the class {each.__qualname__}, not a bot: play_deal "
+                f"wants bot objects, e.g. {each.__qualname__}(rng) (simulate is the one that takes "
+                "classes, to build fresh bots for each deal)"
+            )
         if not callable(getattr(each, "choose", None)):
             raise BotError(
                 f"the bot of seat {number}, {_bot_label(each)}, has no choose(view) method: "
