@@ -43,7 +43,7 @@ PHRASES: tuple[tuple[str, str], ...] = (
     (r"\bat the time of (?:these|this|the|writing)\b", "history"),
     (r"\bcontinuous integration\b", "CI talk"),
     (r"(?-i:(?<![%\w] )(?<![%\w])\bCI\b)", "CI talk (a 95% CI is a confidence interval and allowed)"),
-    (r"\b(?:this|the) project's (?:own )?(?:machine|continuous|ci|tests?)\b", "CI talk"),
+    (r"\b(?:this|the) project's (?:[\w-]+ ){0,2}(?:machine|continuous|ci|tests?)\b", "CI talk"),
     (r"\bissue #?\d+\b", "an issue number"),
     (r"\bthe issue\b|\bsession that\b|\bthe branch that\b|\bthe target of\b", "the project's internals"),
     (r"\bcommit [0-9a-f]{6,}|\bat commit\b", "a commit"),
