@@ -120,6 +120,32 @@ def _play_deal(
     return state
 
 
+def check_factories(factories: Sequence[object], caller: str) -> None:
+    """Refuse a bot object (or anything not callable) where a bot factory belongs, saying what to give.
+
+    :func:`~calabrasella.bots.simulate` and :func:`~calabrasella.bots.replay_deal`
+    build a fresh bot for each deal; :func:`play_deal` takes the bots themselves
+    (and refuses their classes).
+    """
+    for player, factory in enumerate(factories):
+        if callable(factory):
+            continue
+        what = type(factory).__qualname__
+        if callable(getattr(factory, "choose", None)):
+            raise BotError(
+                f"player {player}'s factory is a {what} object, a bot, not a factory: {caller} "
+                f"wants a factory per player, called with a random.Random to build a fresh bot "
+                f"for each deal: the class itself ({what}), or a function rng -> bot "
+                "(play_deal is the one that takes bot objects)"
+            )
+        shown = repr(factory) if len(repr(factory)) <= 60 else repr(factory)[:57] + "..."
+        raise BotError(
+            f"player {player}'s factory is {shown}, not callable: {caller} wants a factory "
+            "per player, called with a random.Random to build a bot (a bot class, or a function "
+            "rng -> bot)"
+        )
+
+
 def _in_simulation(seed: int, index: int, seats: tuple[int, ...], seat: int) -> str:
     """Deal ``index`` of a simulation, as :func:`~calabrasella.bots.replay_deal` names it in an error."""
     return (

@@ -68,7 +68,7 @@ import attrs
 import calabrasella as cb
 
 from .base import Bot, BotError
-from .play import _in_simulation, _play_deal
+from .play import _in_simulation, _play_deal, check_factories
 
 __all__ = [
     "BotFactory",
@@ -220,27 +220,6 @@ class _Totals:
                 mine[k] += value
 
 
-def _check_factories(factories: Sequence[object], caller: str) -> None:
-    """Refuse a bot object (or anything not callable) where a factory belongs, saying what to give."""
-    for player, factory in enumerate(factories):
-        if callable(factory):
-            continue
-        what = type(factory).__qualname__
-        if callable(getattr(factory, "choose", None)):
-            raise BotError(
-                f"player {player}'s factory is a {what} object, a bot, not a factory: {caller} "
-                f"wants a factory per player, called with a random.Random to build a fresh bot "
-                f"for each deal: the class itself ({what}), or a function rng -> bot "
-                "(play_deal is the one that takes bot objects)"
-            )
-        shown = repr(factory) if len(repr(factory)) <= 60 else repr(factory)[:57] + "..."
-        raise BotError(
-            f"player {player}'s factory is {shown}, not callable: {caller} wants a factory "
-            "per player, called with a random.Random to build a bot (a bot class, or a function "
-            "rng -> bot)"
-        )
-
-
 def replay_deal(
     rules: cb.Ruleset,
     bot_factories: Sequence[BotFactory],
@@ -260,11 +239,8 @@ def replay_deal(
     Returns:
         The finished state, and which player sat in each seat.
 
-    ``seed`` is the master seed, 1 by default as in :func:`simulate`.
-
     Raises:
-        BotError: Not one factory per player, a bot object where a factory
-            belongs, or as :func:`play_deal`.
+        BotError: Not one factory per player, a bot where a factory belongs, or as :func:`play_deal`.
         IllegalActionError: As :func:`play_deal`; the message also names the
             deal (its number and the master seed) and the player whose bot it was.
 
@@ -278,7 +254,7 @@ def replay_deal(
     players = len(bot_factories)
     if players != rules.players:
         raise BotError(f"{rules.players} bot factories needed (one per player), {players} given")
-    _check_factories(bot_factories, "replay_deal")
+    check_factories(bot_factories, "replay_deal")
     rng = random.Random(deal_seed(seed, index))
     dealer, seats = seating(index, players, rotate)
     bots = [bot_factories[seats[s]](random.Random(rng.getrandbits(64))) for s in range(players)]
@@ -579,9 +555,7 @@ def simulate(
             classes (``RandomBot``, ``HeuristicBot``) are factories. They
             must be picklable to go to an executor.
         deals: How many deals (at least 1).
-        seed: The master seed (an int; 1 by default, as ``calabrasella
-            simulate``'s): the same seed plays the same deals, so two runs
-            with other bots meet the same cards.
+        seed: The master seed (an int; 1 by default, as the command's).
         executor: Where to play the chunks (``None``: here, in order).
         rotate: Whether the players change seats (see :func:`seating`).
         progress: Called as ``progress(done, total)`` after each chunk.
@@ -595,9 +569,8 @@ def simulate(
         The summary.
 
     Raises:
-        BotError: Not one factory (or name) per player, a bot object where
-            a factory belongs (the message says to give its class),
-            ``deals`` or ``chunk_size`` below 1, or ``first`` below 0.
+        BotError: Not one factory (or name) per player, a bot where a factory
+            belongs, ``deals`` or ``chunk_size`` below 1, or ``first`` below 0.
         SeedError: ``seed`` is not an int.
 
     Example:
@@ -611,7 +584,7 @@ def simulate(
     players = rules.players
     if len(factories) != players:
         raise BotError(f"{players} bot factories needed (one per player), {len(factories)} given")
-    _check_factories(factories, "simulate")
+    check_factories(factories, "simulate")
     if type(deals) is not int or deals < 1:
         raise BotError(f"deals={deals!r}: expected an int, at least 1")
     if type(first) is not int or first < 0:
