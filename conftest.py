@@ -24,13 +24,14 @@ if importlib.util.find_spec("starlette") is None or importlib.util.find_spec("uv
 
 # --- both cores ------------------------------------------------------------------
 #
-# The whole suite (``python -m pytest -q``, with or without ``-m slow``: no
-# paths given, so pytest runs its testpaths) is spread over one worker process
-# a core by pytest-xdist (the ``test`` extra), so that it takes a minute or two
-# on two cores. Every test is independent of the others and of their order, and
-# the property tests are derandomized, so the outcome is the one of a serial
-# run. Paths of your own, ``-n N`` (``-n 0`` for one process), ``--pdb``,
-# ``--collect-only`` or ``-p no:xdist`` decide by themselves.
+# The whole default suite (``python -m pytest -q``: no paths given, so pytest
+# runs its testpaths) is spread over one worker process a core by pytest-xdist
+# (the ``test`` extra), so that it takes a minute or two on two cores. Every
+# test is independent of the others and of their order, and the property tests
+# are derandomized, so the outcome is the one of a serial run. The slow tests
+# (``-m slow``, ``--slow``: soaks and servers that measure memory and time) and
+# paths of your own run in one process; ``-n N`` (``-n 0`` for one process),
+# ``--pdb``, ``--collect-only`` or ``-p no:xdist`` decide by themselves.
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -41,6 +42,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         return
     option = config.option
     if option.numprocesses is not None or option.collectonly or option.usepdb:
+        return
+    if option.markexpr or config.getoption("--slow"):
         return
     option.numprocesses = "auto"
     if option.dist == "no":
