@@ -47,7 +47,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         return
     option.numprocesses = "auto"
     if option.dist == "no":
-        option.dist = "loadgroup"  # the tests of one xdist_group on one worker (a site built once)
+        option.dist = "load"
 
 
 # --- the slow tests ---------------------------------------------------------------

@@ -537,3 +537,15 @@ def test_a_card_the_player_may_not_play_is_refused_with_the_reason() -> None:
         cli.interpret(f"play {card.code}", view.legal_actions, view=view)
     with pytest.raises(cli.CommandError, match=r"^you no longer hold .*you played it \('help'"):
         cli.interpret(card.code, view.legal_actions, view=view)
+
+
+def test_a_card_discarded_is_no_longer_held() -> None:
+    """docs/cli.md's deal: seat 1 stands, calls 3h, gives back 4h, discards 5s, takes Kd."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    for text in ["bid stand", "call 3h", "give back 4h", "discard 5s", "done", "take Kd"]:
+        state = cb.apply(state, cb.parse_action(text))
+    view = state.view(1)
+    with pytest.raises(cli.CommandError, match=r"^you no longer hold 5♠: you discarded it \('help' lists your moves\)$"):
+        cli.interpret("5s", view.legal_actions, view=view)
+    with pytest.raises(cli.CommandError, match=r"^you do not hold 3♠"):
+        cli.interpret("play 3s", view.legal_actions, view=view)

@@ -187,6 +187,8 @@ def _why_not(action: cb.Action, legal: Sequence[cb.Action], view: cb.View | None
     if card not in view.hand:
         if card in view.cards_played[view.seat]:
             return f"you no longer hold {written}: you played it"
+        if card in view.discards:
+            return f"you no longer hold {written}: you discarded it"
         return f"you do not hold {written}"
     plays = [a.card for a in legal if isinstance(a, cb.Play)]
     if view.trick and plays:
