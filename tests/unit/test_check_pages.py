@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.unit.support import load_script
+from support import load_script
 
 check_pages = load_script("scripts", "check_pages", "check_pages")
 
