@@ -49,7 +49,12 @@ def page(states: list[cb.State]) -> str:
         parts += [svg.trick(end, number) for number in range(1, 13)]
         parts.append("<h2>The end, every card face up</h2>" + svg.table(end))
     parts.append("<h2>The whole deal</h2>" + svg.record(end))
-    return "<!DOCTYPE html><html><head><meta charset='utf-8'></head><body>" + "\n".join(parts) + "</body></html>"
+    head = (
+        "<meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
+        # each picture keeps its shape and shrinks to a narrow screen
+        "<style>svg { max-width: 100%; height: auto; }</style>"
+    )
+    return f"<!DOCTYPE html><html><head>{head}</head><body>" + "\n".join(parts) + "</body></html>"
 
 
 def main(argv: list[str]) -> int:

@@ -63,12 +63,6 @@ def middle() -> cb.State:
     return heuristic_deal(cb.CALABRESELLA, 5, lambda s: s.tricks_played == 4 and len(s.trick) == 2)
 
 
-def side_by_side(*pictures: str) -> str:
-    return '<div style="display:flex;flex-wrap:wrap;gap:1em">' + "".join(
-        f'<div style="flex:1 1 320px">{p}</div>' for p in pictures
-    ) + "</div>"
-
-
 def wide_or_narrow(wide: str, narrow: str) -> str:
     """Both layouts of a picture; the page's stylesheet shows the narrow one on a phone."""
     return f'<div class="cb-wide">{full_width(wide)}</div><div class="cb-narrow">{full_width(narrow)}</div>'
@@ -106,10 +100,23 @@ def full_width(picture: str) -> str:
     return picture.replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)
 
 
+def captioned(picture: str, caption: str) -> str:
+    """A picture at the page's width with its caption under it."""
+    return f'<figure style="margin:0 0 1em 0">{picture}<figcaption>{caption}</figcaption></figure>'
+
+
 def state_and_view() -> str:
+    """The same moment as the state and as the view of the seat to play, one under the other at
+    the page's width (side by side, each would be half as wide and its words too small to read)."""
     state = middle()
     seat = state.to_move or 0
-    return side_by_side(table_picture(state, bottom=seat), table_picture(state.view(seat)))
+    return captioned(
+        table_picture(state, bottom=seat), "The state: every card face up, as the engine holds it."
+    ) + captioned(
+        table_picture(state.view(seat)),
+        f"Seat {seat}'s view of the same moment: its own hand, the other hands and the "
+        "monte as backs with their count, its legal cards ringed.",
+    )
 
 
 def notebook(part: str) -> str:

@@ -147,6 +147,33 @@ def test_bad_arguments_are_refused() -> None:
         analyse(record, exchange_options=-1)
     with pytest.raises(ValueError, match="from_trick=0"):
         analyse(record, from_trick=0)
+    for past in (13, 99):  # twelve tricks in a deal
+        with pytest.raises(ValueError, match=f"from_trick={past}: expected 1 to 12"):
+            analyse(record, from_trick=past)
+    assert analyse(record, from_trick=12).decisions  # the last trick is fine
+
+
+def test_a_deal_that_stops_in_the_auction_is_not_said_to_be_all_passed() -> None:
+    state = cb.apply(cb.new_deal(cb.CAVENDISH, dealer=0, seed=7), cb.Pass())
+    head = analyse(state).to_text().splitlines()[0]
+    assert head == "Analysis of a cavendish deal: unfinished, it stops in the auction (nobody has declared)"
+    assert analyse(state).to_data()["finished"] is False
+    for _ in range(2):
+        state = cb.apply(state, cb.Pass())
+    assert state.is_over and state.result is not None and state.result.void
+    assert analyse(state).to_text().splitlines()[0] == "Analysis of a cavendish deal: nobody played (all passed)"
+    assert analyse(state).finished and analyse(state).to_data()["finished"] is True
+
+
+def test_the_biggest_mistake_names_every_best_card(blunders: Analysis) -> None:
+    """Trick 11, seat 0 played 3d where Qd kept the declarer to 12 (hand-checked ending above)."""
+    assert blunders.biggest is not None and blunders.biggest.values == {
+        cb.parse_action("play 3d"): 19, cb.parse_action("play Qd"): 12}
+    line = blunders.to_text().splitlines()[-1]
+    assert line == (
+        "Biggest mistake: trick 11, seat 0 played 3d (7 units lost): the best was Qd, "
+        "12 units to the declarer against 19."
+    )
 
 
 def test_a_node_limit_marks_the_play_not_analysed() -> None:
@@ -179,7 +206,7 @@ def test_the_command_prints_a_table(saved: Path, capsys: pytest.CaptureFixture[s
     assert ["11", "1", "play", "2d", "12", "14", "2", "Ad", "14,", "2d", "12"] in rows
     assert ["11", "0", "play", "3d", "19", "12", "7", "Qd", "12,", "3d", "19", "<-", "biggest",
             "mistake"] in rows  # fmt: skip
-    assert "Biggest mistake: trick 11, seat 0 played 3d (7 units lost; best 12, played 19)." in out
+    assert "Biggest mistake: trick 11, seat 0 played 3d (7 units lost): the best was Qd, 12 units to the declarer against 19." in out
     assert "stand by seat 1, 19 of 35 units to the declarer" in out
 
 
@@ -213,11 +240,16 @@ def test_the_command_refuses_a_bad_file(
 
 def test_the_command_refuses_bad_options(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (["--worlds", "-2"], ["--max-nodes", "0"], ["--format", "png"],
-                 ["--exchange-options", "-1"], ["--from-trick", "0"]):  # fmt: skip
+                 ["--exchange-options", "-1"], ["--from-trick", "0"],
+                 ["--from-trick", "13"], ["--from-trick", "99"]):  # fmt: skip
         with pytest.raises(SystemExit) as exit_:
             cli.main(["analyse", str(saved), *argv])
         assert exit_.value.code == 2
-        assert "Traceback" not in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "Traceback" not in err and argv[0] in err
+    with pytest.raises(SystemExit):
+        cli.main(["analyse", str(saved), "--from-trick", "13"])
+    assert "--from-trick 13: expected 1 to 12, the deal's tricks" in capsys.readouterr().err
 
 
 @pytest.mark.slow  # twelve tricks and four whole deals to solve: seconds in pure Python

@@ -248,7 +248,7 @@ def test_a_bad_dealer_shows_the_demo_usage(dealer: str, capsys: pytest.CaptureFi
 
 
 def test_other_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in ([], ["deal"], ["demo", "--rules", "scopa"], ["demo", "--seed", "x"]):
+    for argv in (["deal"], ["demo", "--rules", "scopa"], ["demo", "--seed", "x"]):
         with pytest.raises(SystemExit) as exit_info:
             cli.main(argv)
         assert exit_info.value.code == 2
@@ -316,3 +316,35 @@ def test_a_closed_pipe_ends_the_command_without_a_traceback() -> None:
     err = child.stderr.read()
     assert child.wait() == 1
     assert err == b""
+
+
+def test_no_command_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("usage: calabrasella ")
+    listed = re.findall(r"^    (\w+)  ", out, re.MULTILINE)
+    assert listed == ["play", "replay", "show", "analyse", "rules", "demo", "simulate", "serve"]
+    assert "calabrasella COMMAND --help" in out
+
+
+@pytest.mark.parametrize("command", [["play"], ["demo"], ["simulate", "--deals", "1"], ["rules"]])
+def test_the_game_s_own_name_as_a_ruleset_suggests_the_nearest(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [*command, "calabrasella"] if command == ["rules"] else [*command, "--rules", "calabrasella"]
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1].endswith(
+        "no ruleset named 'calabrasella' (known: calabresella, cavendish); did you mean "
+        "'cavendish' (Calabrasella (Cavendish)) or 'calabresella' (Calabresella (Terziglio))?"
+    )
+
+
+def test_a_first_game_is_against_heuristic_bots(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert cli.main(["play", "--seed", "7", "--ascii"]) == 0
+    assert "you against two heuristic bots" in capsys.readouterr().out.splitlines()[0]

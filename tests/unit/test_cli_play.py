@@ -504,3 +504,48 @@ def test_the_opponents_may_be_sampling_bots_or_a_module_and_class() -> None:
     view = cb.new_deal(cb.CAVENDISH, seed=1).view(1)
     for name in ("sampling", "calabrasella.bots:HeuristicBot"):
         assert cli.make_opponent(name, 1)(view) in view.legal_actions
+
+
+def test_a_card_the_player_may_not_play_is_refused_with_the_reason() -> None:
+    """'no move of yours uses J♣' said nothing of why; the view tells it."""
+    rng = random.Random(3)
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=3)
+    must_follow: tuple[cb.View, cb.Card, cb.Suit] | None = None
+    played_before: tuple[cb.View, cb.Card] | None = None
+    while not state.is_over and (must_follow is None or played_before is None):
+        mover = state.to_move
+        if state.phase is cb.Phase.PLAYING and state.trick and state.tricks_played >= 1 and mover is not None:
+            view = state.view(mover)
+            led = state.trick[0].suit
+            off_suit = [c for c in view.hand if c.suit != led]
+            if off_suit and any(c.suit == led for c in view.hand) and must_follow is None:
+                must_follow = (view, off_suit[0], led)
+            gone = list(view.cards_played[view.seat])
+            if gone and played_before is None:
+                played_before = (view, gone[0])
+        state = cb.apply(state, rng.choice(cb.legal_actions(state)))
+    assert must_follow is not None and played_before is not None
+    view, card, led = must_follow
+    for line in (card.code, f"play {card.code}"):
+        with pytest.raises(cli.CommandError) as refused:
+            cli.interpret(line, view.legal_actions, view=view)
+        assert str(refused.value) == (
+            f"you must follow {led.symbol}: play one of your {led.symbol} cards ('help' lists your moves)"
+        )
+    view, card = played_before
+    with pytest.raises(cli.CommandError, match=rf"^you no longer hold {card.code[0]}.: you played it"):
+        cli.interpret(f"play {card.code}", view.legal_actions, view=view)
+    with pytest.raises(cli.CommandError, match=r"^you no longer hold .*you played it \('help'"):
+        cli.interpret(card.code, view.legal_actions, view=view)
+
+
+def test_a_card_discarded_is_no_longer_held() -> None:
+    """docs/cli.md's deal: seat 1 stands, calls 3h, gives back 4h, discards 5s, takes Kd."""
+    state = cb.new_deal(cb.CAVENDISH, dealer=0, seed=7)
+    for text in ["bid stand", "call 3h", "give back 4h", "discard 5s", "done", "take Kd"]:
+        state = cb.apply(state, cb.parse_action(text))
+    view = state.view(1)
+    with pytest.raises(cli.CommandError, match=r"^you no longer hold 5♠: you discarded it \('help' lists your moves\)$"):
+        cli.interpret("5s", view.legal_actions, view=view)
+    with pytest.raises(cli.CommandError, match=r"^you do not hold 3♠"):
+        cli.interpret("play 3s", view.legal_actions, view=view)

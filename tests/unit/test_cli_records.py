@@ -40,7 +40,7 @@ def test_a_finished_deal_is_saved_as_a_json_record(
     rules: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "deal.json"
-    argv = ["--rules", rules, "--seed", "4", "--ascii", "--save", str(path)]
+    argv = ["--rules", rules, "--seed", "4", "--opponents", "random", "--ascii", "--save", str(path)]
     status, out, err = play(argv, "1\n" * 60, capsys, monkeypatch)
     assert (status, err) == (0, "")
     assert out.endswith(f"\nSaved the deal to {path}.\n")
@@ -49,12 +49,12 @@ def test_a_finished_deal_is_saved_as_a_json_record(
     assert final.is_over and record.result == final.result
     assert record.ruleset == rules and record.dealer == 0
     assert record.deal == cb.new_deal(cb.find_ruleset(rules), seed=4).deal
-    assert dict(record.tags) | {"date": "-"} == {
-        "event": "calabrasella play",
-        "date": "-",
-        "player": "seat 1 at the terminal",
-        "opponents": "random bots",
-        "seed": "4",
+    assert dict(record.tags) | {"Date": "-"} == {
+        "Event": "calabrasella play",
+        "Date": "-",
+        "Player": "seat 1 at the terminal",
+        "Opponents": "random bots",
+        "Seed": "4",
     }
     assert final.result is not None
     paid = ", ".join(
@@ -325,7 +325,7 @@ def test_show_prints_every_deal_of_a_data_set(
     path = tmp_path / name
     if path != written:  # JSON lines under a name that does not say so
         path.write_text(written.read_text(encoding="utf-8"), encoding="utf-8")
-    assert [r.tags["Simulation"] for r in saved] == [f"seed 4 deal {i}" for i in range(3)]
+    assert [r.tags["Simulation"] for r in saved] == [f"seed 4 deal {i}" for i in (1, 2, 3)]  # as --deal N counts
     status, out, err = run(["show", str(path)], capsys)
     assert (status, err) == (0, "")
     assert list(datasets.read_text(io.StringIO(out))) == saved
@@ -348,7 +348,7 @@ def test_replay_picks_one_deal_of_a_data_set(tmp_path: Path, capsys: pytest.Capt
     )
     status, out, err = run(["replay", str(path), "--deal", "3", "--ascii"], capsys)
     assert (status, err) == (0, "")
-    assert "tag     Simulation: seed 4 deal 2" in out
+    assert "tag     Simulation: seed 4 deal 3" in out  # --deal 3 is the deal tagged 3
     for deal, words in [("4", "--deal 4: the data set holds deals 1 to 3"), ("0", "--deal 0: expected 1 or more")]:
         status, _, err = run(["show", str(path), "--deal", deal], capsys)
         assert status == 2 and words in err and len(err.splitlines()) == 1

@@ -157,7 +157,7 @@ def test_simulate_save_writes_every_deal(tmp_path: Path, capsys: pytest.CaptureF
         for index, record in zip(itertools.count(), records):
             final, _ = replay_deal(cb.CALABRESELLA, [HeuristicBot, RandomBot, RandomBot], seed=3, index=index)
             assert record.replay() == final
-            assert record.tags["Simulation"] == f"seed 3 deal {index}"
+            assert record.tags["Simulation"] == f"seed 3 deal {index + 1}"
     with pytest.raises(SystemExit) as exited:  # refused before any deal is played
         main(["simulate", "--deals", "1", "--save", str(tmp_path / "no" / "x.txt")])
     assert exited.value.code == 2

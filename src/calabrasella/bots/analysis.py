@@ -45,6 +45,7 @@ from typing import Any, Optional, Union
 import attrs
 
 import calabrasella as cb
+from calabrasella.scoring import plural
 
 from ._shared import Shared, shared_action_values, shared_value
 from .sampling import Sampler
@@ -154,13 +155,16 @@ class Analysis:
 
     Attributes:
         rules: The deal's ruleset.
-        declarer: The declarer's seat (``None`` when nobody played: all passed).
+        declarer: The declarer's seat (``None`` when nobody declared: all
+            passed, or the record ends in the auction).
         contract: The contract in words (``"stand"``, ``"solo dividete"``), or ``""``.
         declarer_units: The declarer's units at the end of the deal as played
             (``None`` when the record is not finished or nobody played).
         worlds: The worlds asked for each estimate (0: no estimates).
         seed: The seed of the sampled worlds.
         decisions: Every decision of the deal, in the order played.
+        finished: Whether the deal is over (all passed, or played out);
+            ``False`` for a record that stops before its end.
     """
 
     rules: cb.Ruleset
@@ -170,6 +174,7 @@ class Analysis:
     worlds: int
     seed: int
     decisions: tuple[Decision, ...]
+    finished: bool = True
 
     @property
     def players(self) -> int:
@@ -214,6 +219,7 @@ class Analysis:
             "declarer": self.declarer,
             "contract": self.contract,
             "declarer_units": self.declarer_units,
+            "finished": self.finished,
             "deal_units": self.rules.deal_units,
             "worlds": self.worlds,
             "seed": self.seed,
@@ -242,9 +248,7 @@ class Analysis:
 
     def to_text(self) -> str:
         """Return the analysis as a text table, a decision a line, and a summary."""
-        from ._analysis_text import render
-
-        return render(self)
+        return _render(self)
 
     def _repr_svg_(self) -> str:
         from calabrasella import svg  # at call time: importing the bots leaves it unloaded
@@ -326,6 +330,18 @@ def _check(worlds: object, seed: object, max_nodes: object) -> None:
         raise ValueError(f"max_nodes={max_nodes!r}: expected a positive int or None")
 
 
+def tricks_in_deal(state: cb.State) -> int:
+    """The number of tricks ``state``'s deal has: the cards each seat holds when the play begins.
+
+    Example:
+        >>> tricks_in_deal(cb.new_deal(cb.CAVENDISH, seed=1))
+        12
+    """
+    if state.contract is not None:
+        return state.rules.play_sizes(state.contract, state.modifier)[0]
+    return max(len(hand) for hand in state.deal.hands)  # no contract: each seat's cards as dealt
+
+
 def analyse(
     record: Union[cb.Record, cb.State],
     *,
@@ -364,7 +380,8 @@ def analyse(
     Raises:
         ValueError: ``record`` is neither a Record nor a State, or
             ``worlds``, ``seed``, ``max_nodes``, ``exchange_options`` or
-            ``from_trick`` is out of range.
+            ``from_trick`` is out of range (``from_trick`` past the deal's
+            last trick included).
 
     Example:
         The ending of :func:`~calabrasella.bots.solve`'s example: the declarer
@@ -393,6 +410,9 @@ def analyse(
     if type(exchange_options) is not int or exchange_options < 0:
         raise ValueError(f"exchange_options={exchange_options!r}: expected an int from 0 up")
     final = record.replay()
+    tricks = tricks_in_deal(final)
+    if from_trick > tricks:
+        raise ValueError(f"from_trick={from_trick}: expected 1 to {tricks}, the deal's tricks")
     # one search for the deal: each decision's solve starts from what the earlier ones learnt
     with Shared() as shared:
         decisions = _decisions(
@@ -408,6 +428,7 @@ def analyse(
         worlds=worlds,
         seed=seed,
         decisions=tuple(decisions),
+        finished=final.is_over,
     )
 
 
@@ -509,3 +530,83 @@ def _decisions(
         )
         known = chosen
     return decisions
+
+
+# --- the text table (Analysis.to_text) ------------------------------------------------
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _card(action: cb.Action) -> str:
+    return action.card.code if isinstance(action, cb.Play) else str(action)
+
+
+def _options(decision: Decision, declarer: bool) -> str:
+    """The options, best first for the mover, each with its open-hand value."""
+    ordered = sorted(decision.values.items(), key=lambda kv: -kv[1] if declarer else kv[1])
+    return ", ".join(f"{_card(a)} {v}" for a, v in ordered)
+
+
+def _header(analysis: Analysis) -> list[str]:
+    """The lines above the table: the deal, what the numbers are."""
+    rules = analysis.rules
+    if analysis.declarer is None and analysis.finished:
+        head = f"Analysis of a {rules.name} deal: nobody played (all passed)"
+    elif analysis.declarer is None:
+        head = f"Analysis of a {rules.name} deal: unfinished, it stops in the auction (nobody has declared)"
+    else:
+        head = f"Analysis of a {rules.name} deal: {analysis.contract} by seat {analysis.declarer}"
+        if analysis.declarer_units is not None:
+            head += f", {analysis.declarer_units} of {rules.deal_units} units to the declarer"
+        elif not analysis.finished:
+            head += ", unfinished"
+    lines = [
+        head,
+        "Values: the declarer's units at the end of the deal, every hand open, perfect play after.",
+        "Lost: units the play gave away against the best play, from the mover's side.",
+    ]
+    if analysis.worlds:
+        lines.append(
+            f"Estimate: the same averaged over {plural(analysis.worlds, 'world')} drawn from the "
+            f"mover's own view (seed {analysis.seed}); an estimate, not exact."
+        )
+    return lines
+
+
+def _render(analysis: Analysis) -> str:
+    """The whole text: the header, a line per decision, the totals and the biggest mistake."""
+    lines = [*_header(analysis), ""]
+    estimate = analysis.worlds > 0
+    columns = f"{'trick':<9}{'seat':<5}{'action':<16}{'value':>6}{'best':>6}{'lost':>6}"
+    lines.append(columns + (f"{'est.lost':>10}" if estimate else "") + "  options (open hands)")
+    for d in analysis.decisions:
+        where = str(d.trick) if d.trick is not None else d.stage
+        row = f"{where:<9}{d.seat:<5}{d.action!s:<16}"
+        if not d.analysed:
+            lines.append(row + f"  not analysed: {d.note}")
+            continue
+        row += f"{d.chosen:>6}{d.best:>6}{d.lost:>6}"
+        if estimate:
+            row += f"{'-' if d.estimate_lost is None else _number(d.estimate_lost):>10}"
+        mark = "  <- biggest mistake" if analysis.biggest is d else ""
+        lines.append(row + "  " + _options(d, d.seat == analysis.declarer) + mark)
+    lines.append("")
+    lost = analysis.lost_by_seat()
+    lines.append("Units lost, every hand open: " + ", ".join(
+        f"seat {seat} {units}" for seat, units in enumerate(lost)))  # fmt: skip
+    worst = analysis.biggest
+    if worst is None:
+        lines.append("No play lost a unit.")
+    else:
+        where = f"trick {worst.trick}" if worst.trick is not None else f"the {worst.stage}"
+        did = "played" if isinstance(worst.action, cb.Play) else "chose"
+        best = [_card(a) for a, v in worst.values.items() if v == worst.best]
+        named = best[0] if len(best) == 1 else ", ".join(best[:-1]) + " or " + best[-1]
+        lines.append(
+            f"Biggest mistake: {where}, seat {worst.seat} {did} "
+            f"{_card(worst.action)} ({plural(worst.lost or 0, 'unit')} lost): the best was "
+            f"{named}, {worst.best} units to the declarer against {worst.chosen}."
+        )
+    return "\n".join(lines) + "\n"

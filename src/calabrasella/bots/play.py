@@ -45,9 +45,10 @@ def play_deal(
         The finished state; its ``result`` holds the payments.
 
     Raises:
-        BotError: ``bots`` does not hold one bot per seat, a bot has no
-            ``choose`` method, or a bot returned something that is not an
-            action (the message names the seat and the bot's class).
+        BotError: ``bots`` does not hold one bot per seat, a bot is a class
+            rather than a bot made from it, a bot has no ``choose`` method,
+            or a bot returned something that is not an action (the message
+            names the seat and the bot's class).
         IllegalActionError: A bot returned an action that is not legal for
             its seat (the message names the action, why, the seat, the bot's
             class, the action's number in the deal and the seed when ``rng``
@@ -79,6 +80,12 @@ def _play_deal(
     if len(bots) != rules.players:
         raise BotError(f"{rules.players} bots needed (one per seat), {len(bots)} given")
     for number, each in enumerate(bots):
+        if isinstance(each, type):
+            raise BotError(
+                f"the bot of seat {number} is the class {each.__qualname__}, not a bot: play_deal "
+                f"wants bot objects, e.g. {each.__qualname__}(rng) (simulate is the one that takes "
+                "classes, to build fresh bots for each deal)"
+            )
         if not callable(getattr(each, "choose", None)):
             raise BotError(
                 f"the bot of seat {number}, {_bot_label(each)}, has no choose(view) method: "
@@ -111,6 +118,32 @@ def _play_deal(
                 f"as action {len(state.history) + 1} of the deal{_in(where, seat, rng)})",
             ) from None
     return state
+
+
+def check_factories(factories: Sequence[object], caller: str) -> None:
+    """Refuse a bot object (or anything not callable) where a bot factory belongs, saying what to give.
+
+    :func:`~calabrasella.bots.simulate` and :func:`~calabrasella.bots.replay_deal`
+    build a fresh bot for each deal; :func:`play_deal` takes the bots themselves
+    (and refuses their classes).
+    """
+    for player, factory in enumerate(factories):
+        if callable(factory):
+            continue
+        what = type(factory).__qualname__
+        if callable(getattr(factory, "choose", None)):
+            raise BotError(
+                f"player {player}'s factory is a {what} object, a bot, not a factory: {caller} "
+                f"wants a factory per player, called with a random.Random to build a fresh bot "
+                f"for each deal: the class itself ({what}), or a function rng -> bot "
+                "(play_deal is the one that takes bot objects)"
+            )
+        shown = repr(factory) if len(repr(factory)) <= 60 else repr(factory)[:57] + "..."
+        raise BotError(
+            f"player {player}'s factory is {shown}, not callable: {caller} wants a factory "
+            "per player, called with a random.Random to build a bot (a bot class, or a function "
+            "rng -> bot)"
+        )
 
 
 def _in_simulation(seed: int, index: int, seats: tuple[int, ...], seat: int) -> str:

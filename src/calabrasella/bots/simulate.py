@@ -68,7 +68,7 @@ import attrs
 import calabrasella as cb
 
 from .base import Bot, BotError
-from .play import _in_simulation, _play_deal
+from .play import _in_simulation, _play_deal, check_factories
 
 __all__ = [
     "BotFactory",
@@ -224,7 +224,7 @@ def replay_deal(
     rules: cb.Ruleset,
     bot_factories: Sequence[BotFactory],
     *,
-    seed: int,
+    seed: int = 1,
     index: int,
     rotate: bool = True,
 ) -> tuple[cb.State, tuple[int, ...]]:
@@ -240,7 +240,7 @@ def replay_deal(
         The finished state, and which player sat in each seat.
 
     Raises:
-        BotError: Not one factory per player, or as :func:`play_deal`.
+        BotError: Not one factory per player, a bot where a factory belongs, or as :func:`play_deal`.
         IllegalActionError: As :func:`play_deal`; the message also names the
             deal (its number and the master seed) and the player whose bot it was.
 
@@ -254,6 +254,7 @@ def replay_deal(
     players = len(bot_factories)
     if players != rules.players:
         raise BotError(f"{rules.players} bot factories needed (one per player), {players} given")
+    check_factories(bot_factories, "replay_deal")
     rng = random.Random(deal_seed(seed, index))
     dealer, seats = seating(index, players, rotate)
     bots = [bot_factories[seats[s]](random.Random(rng.getrandbits(64))) for s in range(players)]
@@ -533,7 +534,7 @@ def simulate(
     bot_factories: Sequence[BotFactory],
     deals: int,
     *,
-    seed: int,
+    seed: int = 1,
     executor: Optional[concurrent.futures.Executor] = None,
     rotate: bool = True,
     progress: Optional[Progress] = None,
@@ -554,7 +555,7 @@ def simulate(
             classes (``RandomBot``, ``HeuristicBot``) are factories. They
             must be picklable to go to an executor.
         deals: How many deals (at least 1).
-        seed: The master seed (an int).
+        seed: The master seed (an int; 1 by default, as the command's).
         executor: Where to play the chunks (``None``: here, in order).
         rotate: Whether the players change seats (see :func:`seating`).
         progress: Called as ``progress(done, total)`` after each chunk.
@@ -568,8 +569,8 @@ def simulate(
         The summary.
 
     Raises:
-        BotError: Not one factory (or name) per player, ``deals`` or
-            ``chunk_size`` below 1, or ``first`` below 0.
+        BotError: Not one factory (or name) per player, a bot where a factory
+            belongs, ``deals`` or ``chunk_size`` below 1, or ``first`` below 0.
         SeedError: ``seed`` is not an int.
 
     Example:
@@ -583,6 +584,7 @@ def simulate(
     players = rules.players
     if len(factories) != players:
         raise BotError(f"{players} bot factories needed (one per player), {len(factories)} given")
+    check_factories(factories, "simulate")
     if type(deals) is not int or deals < 1:
         raise BotError(f"deals={deals!r}: expected an int, at least 1")
     if type(first) is not int or first < 0:

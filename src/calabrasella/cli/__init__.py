@@ -69,7 +69,7 @@ from ._replay import (
     replay_record,
     show_record,
 )
-from ._rules import option_info, parse_option_values, rules_text
+from ._rules import nearest_rulesets, option_info, parse_option_values, rules_text
 from ._serve import add_parser as _add_serve
 from ._serve import run_serve
 from ._simulate import default_progress, parse_bots, run_simulation, save_simulation
@@ -131,9 +131,12 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     parser = argparse.ArgumentParser(
         prog="calabrasella",
         description="Rules engine for Calabrasella (Cavendish) and Calabresella (Terziglio).",
+        epilog="'calabrasella COMMAND --help' tells each command's options; "
+        "'calabrasella play' deals you a seat against two bots.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {cb.__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    # no COMMAND: main() prints this help, the commands listed
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=False)
     subs: dict[str, argparse.ArgumentParser] = {}
 
     play = subs["play"] = commands.add_parser(
@@ -158,7 +161,7 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
     add("--seed", type=int, metavar="N", help="deal this seed (default: a random one, shown)")
     add(
         "--opponents",
-        default="random",
+        default="heuristic",
         metavar="NAME",
         help="the bots at the other seats: heuristic, random, sampling or module:Class"
         " (default: %(default)s)",
@@ -215,7 +218,7 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         "the exchange, every trick and the result. The same seed gives the same deal.",
     )
     add = demo_parser.add_argument
-    add("--rules", choices=cb.ruleset_names(), default="cavendish", help="(default: %(default)s)")
+    add("--rules", default="cavendish", metavar="NAME", help="a ruleset (default: %(default)s)")
     add("--seed", type=int, default=DEFAULT_SEED, metavar="N", help="(default: %(default)s)")
     add("--dealer", type=int, default=0, metavar="N", help="the dealer's seat (default: 0)")
     add("--ascii", action="store_true", help="write suits as letters (d h s c), not symbols")
@@ -261,7 +264,8 @@ def _ruleset(parser: argparse.ArgumentParser, name: str, pairs: Sequence[str]) -
     try:
         default = cb.find_ruleset(name)
     except cb.RulesetError as error:
-        _fail(parser, f"--rules {name}: {error}")
+        hint = nearest_rulesets(name)
+        _fail(parser, f"--rules {name}: {error}" + (f"; {hint}" if hint else ""))
     try:
         return cb.find_ruleset(name, **parse_option_values(default, pairs))
     except cb.RulesetError as error:
@@ -269,7 +273,7 @@ def _ruleset(parser: argparse.ArgumentParser, name: str, pairs: Sequence[str]) -
 
 
 def _run_demo(parser: argparse.ArgumentParser, args: Any) -> int:
-    rules = cb.find_ruleset(args.rules)
+    rules = _ruleset(parser, args.rules, ())
     _seat_check(parser, rules, "--dealer", args.dealer)
     symbols = not args.ascii and can_write_symbols(sys.stdout)
     sys.stdout.write(demo(rules, seed=args.seed, dealer=args.dealer, symbols=symbols))
@@ -305,11 +309,11 @@ def _run_play(parser: argparse.ArgumentParser, args: Any, read: Reader | None) -
     if args.save is None:
         return 0
     tags = {
-        "event": "calabrasella play",
-        "date": datetime.date.today().isoformat(),
-        "player": f"seat {args.seat} at the terminal",
-        "opponents": f"{args.opponents} bots",
-        "seed": str(seed),
+        "Event": "calabrasella play",
+        "Date": datetime.date.today().isoformat(),
+        "Player": f"seat {args.seat} at the terminal",
+        "Opponents": f"{args.opponents} bots",
+        "Seed": str(seed),
     }
     try:
         record = cb.Record.from_state(state, tags=tags)
@@ -406,7 +410,7 @@ def _isatty(stream: Any) -> bool:
 def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> int:
     """Run the ``calabrasella`` command; return the exit status.
 
-    0 on success; 1 when the reader of the output goes away (a broken pipe),
+    0 on success (with no command, the commands are listed); 1 when the reader of the output goes away (a broken pipe),
     ``play --save`` or ``simulate --save`` cannot write its file, or a bot of
     ``simulate`` breaks the rules (a one-line message naming the bot and the
     deal); 2 for a file ``replay``,
@@ -428,6 +432,9 @@ def main(argv: Sequence[str] | None = None, *, read: Reader | None = None) -> in
     """
     parser, subs = _build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:  # no command: what there is to do
+        parser.print_help()
+        return 0
     command = subs[args.command]
     try:
         if args.command == "demo":

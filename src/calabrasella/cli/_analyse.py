@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from calabrasella.bots.analysis import EXCHANGE_OPTIONS, MAX_WORLDS, analyse
+from calabrasella.bots.analysis import EXCHANGE_OPTIONS, MAX_WORLDS, analyse, tricks_in_deal
 from calabrasella.errors import FileProblem
 
 from ._replay import load_deal
@@ -54,7 +54,7 @@ def run_analyse(parser: argparse.ArgumentParser, args: Any) -> int:
     if args.max_nodes is not None and args.max_nodes < 1:
         parser.error(f"--max-nodes {args.max_nodes}: expected at least 1")
     if args.from_trick < 1:
-        parser.error(f"--from-trick {args.from_trick}: expected 1 or more")
+        parser.error(f"--from-trick {args.from_trick}: expected 1 or more")  # past the last trick: below
     if args.exchange_options < 0:
         parser.error(f"--exchange-options {args.exchange_options}: expected 0 or more")
     if args.deal is not None and args.deal < 1:
@@ -64,6 +64,9 @@ def run_analyse(parser: argparse.ArgumentParser, args: Any) -> int:
     except FileProblem as problem:
         sys.stderr.write(f"calabrasella analyse: {problem}\n")
         return 2
+    tricks = tricks_in_deal(record.replay())
+    if args.from_trick > tricks:
+        parser.error(f"--from-trick {args.from_trick}: expected 1 to {tricks}, the deal's tricks")
     result = analyse(
         record,
         worlds=args.worlds,

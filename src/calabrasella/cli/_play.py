@@ -120,12 +120,16 @@ def make_opponent(name: str, seed: int | str) -> Opponent:
     return find_bot(name, "--opponents")(random.Random(seed)).choose
 
 
-def interpret(line: str, legal: Sequence[cb.Action], *, symbols: bool = True) -> cb.Action:
+def interpret(
+    line: str, legal: Sequence[cb.Action], *, symbols: bool = True, view: cb.View | None = None
+) -> cb.Action:
     """Return the move ``line`` chooses among ``legal`` (numbered from 1).
 
     A line is a number from the menu, a move in any form
     :func:`calabrasella.parse_action` reads (``"play A♦"``, ``"bid stand"``,
-    ``"pass"``), or a card alone when exactly one legal move uses it.
+    ``"pass"``), or a card alone when exactly one legal move uses it. Given
+    the player's ``view``, a card it may not play is refused with the reason
+    (a suit to follow, a card no longer held).
 
     Raises:
         CommandError: The line chooses no legal move; the message, one line,
@@ -141,12 +145,14 @@ def interpret(line: str, legal: Sequence[cb.Action], *, symbols: bool = True) ->
         calabrasella.errors.CommandError: there is no move 3: type a number from 1 to 2
     """
     try:
-        return _interpret(line, legal, symbols)
+        return _interpret(line, legal, symbols, view)
     except _Bad as bad:
         raise CommandError(str(bad)) from None
 
 
-def _interpret(line: str, legal: Sequence[cb.Action], symbols: bool) -> cb.Action:
+def _interpret(
+    line: str, legal: Sequence[cb.Action], symbols: bool, view: cb.View | None = None
+) -> cb.Action:
     text = " ".join(line.split())
     count = len(legal)
     numbers = f"a number from 1 to {count}" if count > 1 else "1"
@@ -162,14 +168,40 @@ def _interpret(line: str, legal: Sequence[cb.Action], symbols: bool) -> cb.Actio
     try:
         action = cb.parse_action(text)
     except cb.NotationError:
-        return _by_card(text, legal, numbers, symbols)
+        return _by_card(text, legal, numbers, symbols, view)
     if action in legal:
         return action
+    why = _why_not(action, legal, view, symbols)
+    if why:
+        raise _Bad(f"{why} ('help' lists your moves)")
     shown = action_text(action, symbols=symbols)
     raise _Bad(f"'{shown}' is not one of your moves now: type {numbers} ('help' lists them)")
 
 
-def _by_card(text: str, legal: Sequence[cb.Action], numbers: str, symbols: bool) -> cb.Action:
+def _why_not(action: cb.Action, legal: Sequence[cb.Action], view: cb.View | None, symbols: bool) -> str:
+    """Why a card play is not among the legal moves, read off the view and its moves ("" if unknown)."""
+    if view is None or not isinstance(action, cb.Play) or view.phase is not cb.Phase.PLAYING:
+        return ""
+    card = action.card
+    written = card_text(card, symbols=symbols)
+    if card not in view.hand:
+        if card in view.cards_played[view.seat]:
+            return f"you no longer hold {written}: you played it"
+        if card in view.discards:
+            return f"you no longer hold {written}: you discarded it"
+        return f"you do not hold {written}"
+    plays = [a.card for a in legal if isinstance(a, cb.Play)]
+    if view.trick and plays:
+        led = view.trick[0][1].suit
+        if card.suit != led and all(c.suit == led for c in plays):
+            suit = led.symbol if symbols else led.name.lower()
+            return f"you must follow {suit}: play one of your {suit} cards"
+    return ""
+
+
+def _by_card(
+    text: str, legal: Sequence[cb.Action], numbers: str, symbols: bool, view: cb.View | None = None
+) -> cb.Action:
     """A card alone: the one legal move that uses it."""
     try:
         card = cb.Card.parse(text)
@@ -184,6 +216,9 @@ def _by_card(text: str, legal: Sequence[cb.Action], numbers: str, symbols: bool)
         return uses[0]
     written = card_text(card, symbols=symbols)
     if not uses:
+        why = _why_not(cb.Play(card), legal, view, symbols)
+        if why:
+            raise _Bad(f"{why} ('help' lists your moves)")
         raise _Bad(f"no move of yours uses {written} now: type {numbers} ('help' lists them)")
     which = " or ".join(f"'{action_text(a, symbols=symbols)}'" for a in uses)
     raise _Bad(f"{written} fits several moves: type {which}")
@@ -376,7 +411,7 @@ def play_deal(
     seat: int,
     dealer: int = 0,
     seed: int = 7,
-    opponents: str = "random",
+    opponents: str = "heuristic",
     symbols: bool = True,
     read: Reader = input,
     out: TextIO | None = None,
@@ -400,7 +435,7 @@ def play_deal(
         >>> out = io.StringIO()
         >>> final = play_deal(cb.CAVENDISH, seat=1, seed=7, read=lambda prompt: "1", out=out)
         >>> final.is_over, out.getvalue().splitlines()[-1]
-        (True, '  you win 70')
+        (True, '  you pay 21')
     """
     state = cb.new_deal(rules, dealer=dealer, seed=seed)
     if type(seat) is not int or not 0 <= seat < rules.players:
@@ -453,6 +488,6 @@ def _ask(view: cb.View, table: _Table, read: Reader) -> cb.Action | None:
             table.say(*table.status(view), *table.situation(view, again=True), *table.menu(view))
             continue
         try:
-            return _interpret(line, view.legal_actions, table.symbols)
+            return _interpret(line, view.legal_actions, table.symbols, view)
         except _Bad as bad:
             table.say(str(bad))

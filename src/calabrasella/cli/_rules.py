@@ -20,7 +20,15 @@ import attrs
 
 import calabrasella as cb
 
-__all__ = ["SOURCES", "OptionInfo", "name_sources", "option_info", "parse_option_values", "rules_text"]
+__all__ = [
+    "SOURCES",
+    "OptionInfo",
+    "name_sources",
+    "nearest_rulesets",
+    "option_info",
+    "parse_option_values",
+    "rules_text",
+]
 
 #: The five public rule texts the library's rules come from: each one's short
 #: name (author or title, and year where the text gives them), as the ruleset
@@ -81,7 +89,8 @@ class OptionInfo:
         default: Its default value.
         values: The values it accepts, when they are few; empty otherwise.
         doc: What its docstring says (meaning, and the rule texts it comes
-            from, named by :func:`name_sources`).
+            from, named by :func:`name_sources`), less any sentence on a
+            deprecated keyword (the changelog and the API reference say that).
         seeds: The numbers of the rule texts the doc cites, in order (keys of
             :data:`SOURCES`).
     """
@@ -123,6 +132,28 @@ def _attributes_section(doc: str) -> dict[str, str]:
         elif current is not None:
             entries[current].append(stripped)
     return {name: _plain(" ".join(words)) for name, words in entries.items()}
+
+
+def _find(name: str) -> cb.Ruleset:
+    """:func:`calabrasella.find_ruleset`, its error naming the nearest rulesets."""
+    try:
+        return cb.find_ruleset(name)
+    except cb.RulesetError as error:
+        hint = nearest_rulesets(name)
+        raise cb.RulesetError(f"{error}; {hint}" if hint else str(error)) from None
+
+
+_SENTENCE_END = re.compile(r"(?<=\.)\s+(?=[A-Z])")
+
+
+def _rules_only(text: str) -> str:
+    """An option's text without its sentences on deprecated keywords (an API matter, not a rule).
+
+    Example:
+        >>> _rules_only("Whether to. The old keyword x is deprecated: 3 warns. Then y.")
+        'Whether to. Then y.'
+    """
+    return " ".join(s for s in _SENTENCE_END.split(text) if "deprecat" not in s.lower())
 
 
 def _plain(text: str) -> str:
@@ -167,7 +198,7 @@ def option_info(rules: cb.Ruleset) -> list[OptionInfo]:
     for field in attrs.fields(cls):
         if not field.init:
             continue
-        doc = docs.get(field.alias, "")
+        doc = _rules_only(docs.get(field.alias, ""))
         seeds = _cited(doc)
         values = _values(cls, field, hints.get(field.name))
         default = field.default if field.default is not attrs.NOTHING else None
@@ -220,6 +251,34 @@ def parse_option_values(rules: cb.Ruleset, pairs: Sequence[str]) -> dict[str, An
     return options
 
 
+def nearest_rulesets(name: str) -> str:
+    """Return a hint naming the registered rulesets nearest to ``name``, or ``""`` if none is near.
+
+    A ruleset is near when its name is spelt almost alike, or when ``name``
+    is a word of its title (the game "Calabrasella" is the ruleset
+    ``cavendish``, "Calabrasella (Cavendish)").
+
+    Example:
+        >>> nearest_rulesets("calabrasella")
+        "did you mean 'cavendish' (Calabrasella (Cavendish)) or 'calabresella' (Calabresella (Terziglio))?"
+        >>> nearest_rulesets("terziglio")
+        "did you mean 'calabresella' (Calabresella (Terziglio))?"
+        >>> nearest_rulesets("skat")
+        ''
+    """
+    import difflib
+
+    word = name.strip().lower()
+    names = cb.ruleset_names()
+    titles = {n: cb.find_ruleset(n).terms.title for n in names}
+    by_title = [n for n in names if word and word in re.findall(r"\w+", titles[n].lower())]
+    alike = difflib.get_close_matches(word, names, n=3, cutoff=0.6)
+    near = list(dict.fromkeys([*by_title, *alike]))
+    if not near:
+        return ""
+    return "did you mean " + " or ".join(f"{n!r} ({titles[n]})" for n in near) + "?"
+
+
 def rules_text(names: Sequence[str] = (), *, width: int = 79) -> str:
     """Return the registered rulesets (or those named), each option with its default and values.
 
@@ -230,7 +289,7 @@ def rules_text(names: Sequence[str] = (), *, width: int = 79) -> str:
         >>> print(rules_text(["cavendish"]).splitlines()[3])
         cavendish: Calabrasella (Cavendish), rules version 2
     """
-    chosen = [cb.find_ruleset(name) for name in names] or [
+    chosen = [_find(name) for name in names] or [
         cb.find_ruleset(name) for name in cb.ruleset_names()
     ]
     lines = [

@@ -75,8 +75,10 @@ def simulation_records(
     """Yield the record of each deal of a simulation, replayed one at a time as it played.
 
     Each record's tags say which simulation and deal it is and which bot sat
-    in each seat: ``Simulation`` (the master seed and the deal's index) and
-    ``Seats`` (the bots' names, seat 0 first).
+    in each seat: ``Simulation`` (the master seed and the deal's number, 1
+    for the first, as ``show --deal N`` counts; the ``index`` of
+    :func:`~calabrasella.bots.replay_deal` is one less) and ``Seats`` (the
+    bots' names, seat 0 first).
 
     Example:
         >>> [r.tags["Seats"] for r in simulation_records(cb.CAVENDISH, [HeuristicBot, RandomBot, RandomBot], 2, seed=1)]
@@ -85,7 +87,7 @@ def simulation_records(
     names = [bot_name(factory) for factory in bots]
     for index in range(deals):
         final, seats = replay_deal(rules, bots, seed=seed, index=index)
-        tags = {"Simulation": f"seed {seed} deal {index}", "Seats": ",".join(names[p] for p in seats)}
+        tags = {"Simulation": f"seed {seed} deal {index + 1}", "Seats": ",".join(names[p] for p in seats)}
         yield cb.Record.from_state(final, tags=tags)
 
 

@@ -114,8 +114,8 @@ class Calabresella(Ruleset):
             called card travels.
         solo_monte_exposed: Whether solo turns the monte face up before
             taking it (default ``True``, CatsAtCards 2015, Calabresella (3p)
-            and Rules page 2024; ``False`` is the specification's option, no
-            source's).
+            and Rules page 2024; ``False`` is the library's own option, from
+            no source).
         first_lead: ``"declarer"`` (default, Calabresella (3p)) or
             ``"eldest_except_solissimo"`` (CatsAtCards 2015 and Rules page
             2024, and Calabresella (3p)'s variation).

@@ -119,8 +119,12 @@ def _called(card: Optional[Card], giver: Optional[int]) -> Optional[str]:
     return f"called {card.code}" + ("" if giver is None else f", given by seat {giver}")
 
 
-def _legal(actions: Iterable[Action]) -> CardSet:
-    return CardSet.of(a.card for a in actions if isinstance(a, Play))
+def _legal(actions: Iterable[Action], hand: Union[CardSet, int]) -> CardSet:
+    """The cards of the mover's hand that a legal action uses: to play, to discard, to give back."""
+    if isinstance(hand, int):
+        return CardSet()
+    cards = (getattr(a, "card", None) for a in actions)
+    return CardSet.of(c for c in cards if isinstance(c, Card) and c in hand)
 
 
 def scene(source: Union[State, View]) -> Scene:
@@ -146,8 +150,11 @@ def _stock_and_laid(
             public = bool(spot.shown) and spot.public == spot.shown
         elif where is places.Where.LAID_ASIDE:
             owner = spot.place.seat
-            label = "your discards" if owner == seat else f"seat {owner}'s discards"
-            laid.append((f"{label}, face down", spot.shown if spot.shown else spot.face_down))
+            if spot.shown:  # the onlooker sees them: a state shows all, a seat its own
+                label = "you laid these face down" if owner == seat else f"seat {owner} laid these face down"
+                laid.append((label, spot.shown))
+            else:
+                laid.append((f"seat {owner}'s discards, face down", spot.face_down))
     return stock, hidden, public, laid
 
 
@@ -163,7 +170,6 @@ def _auction(history: Iterable[tuple[int, Union[Action, Hidden]]]) -> Optional[s
 def _from_state(s: State) -> Scene:
     contract, stake = _contract(s.rules, s.contract, s.modifier)
     tricks = tricks_of(s.history, s.rules)
-    playing = s.phase is Phase.PLAYING
     known: list[tuple[str, Union[CardSet, int]]]
     if s.is_over and s.declarer is not None:
         stock, hidden, public, known = tuple(s.stock), 0, True, []  # the final stock, shown
@@ -191,7 +197,7 @@ def _from_state(s: State) -> Scene:
         stake=stake,
         tricks_won=s.tricks_won,
         units_won=s.card_units_won,
-        legal=_legal(s.legal_actions()) if playing else CardSet(),
+        legal=CardSet() if s.to_move is None else _legal(s.legal_actions(), s.hands[s.to_move]),
         result=s.result,
     )
 
@@ -237,6 +243,6 @@ def _from_view(v: View) -> Scene:
         stake=stake,
         tricks_won=v.tricks_won,
         units_won=v.card_units_won,
-        legal=_legal(v.legal_actions),
+        legal=_legal(v.legal_actions, v.hand),
         result=v.result,
     )

@@ -19,7 +19,7 @@ from ._chart import wrap
 from ._deal import bonus_words
 from ._doc import Canvas, num
 from ._scene import Scene, Trick, direction_of
-from ._text import fit
+from ._text import fit, text_width
 
 __all__ = ["NARROW_W", "draw_table", "draw_table_narrow", "draw_trick", "header_lines", "slots"]
 
@@ -111,6 +111,16 @@ def _row(
     return x + (n - 1) * step + cw
 
 
+def _shrunk(
+    text: str, size: float, width: float, weight: Optional[str] = None, least: float = 10
+) -> tuple[str, float]:
+    """``text`` at ``size``, or smaller (down to ``least``) to fit ``width`` whole; cut only below that."""
+    smaller = size
+    while smaller > least and text_width(text, smaller, weight) > width:
+        smaller -= 1
+    return fit(text, smaller, width, weight), smaller
+
+
 def _seat_label(cv: Canvas, sc: Scene, seat: int, x: float, y: float, width: float) -> None:
     you = " (you)" if seat == sc.seat else ""
     words = roles(sc, seat)
@@ -125,7 +135,8 @@ def _seat_label(cv: Canvas, sc: Scene, seat: int, x: float, y: float, width: flo
             fill=cv.style["highlight"],
         )
         x += 13
-    cv.text(x, y, fit(label, 13, width, bold), size=13, color="on_felt", weight=bold)
+    text, size = _shrunk(label, 13, width, bold, least=11)
+    cv.text(x, y, text, size=size, color="on_felt", weight=bold)
     if sc.players == 3 or seat != sc.dealer:
         points = f" ({plural(sc.units_won[seat] // 3, 'point')})" if sc.rules.terms.points else ""
         won = f"won {plural(sc.tricks_won[seat], 'trick')}, {plural(sc.units_won[seat], 'unit')}"
@@ -252,6 +263,7 @@ def draw_table(
     if sc.trick.plays:  # the way round, while cards are on the table
         _arrow(cv, cx, cy, 86, way)
     draw_trick(cv, sc.trick, places, cx, cy, suits)
+    _trick_seats(cv, sc.trick, places, cx, cy, way)
     centre = _stock(cv, sc, suits)  # how far down the centre's parts reach
     # the reader's seat under the centre: as low as a trick on the table needs,
     # higher when the centre holds less (no empty felt in the auction)
@@ -283,30 +295,75 @@ def draw_table(
     cv.parts[mark:mark] = felt.parts
 
 
+def _trick_seats(
+    cv: Canvas, trick: Trick, places: dict[int, str], cx: float, cy: float, way: str
+) -> None:
+    """Write by each card of the trick on the table who played it, and who led.
+
+    The side cards' words go on the side away from the round arrow (below
+    them when play passes to the left, the arrow running over the top; above
+    them when it passes to the right); the bottom card's under it, or to its right
+    when the arrow ends below it; the top card's under it, over the bottom card.
+    """
+    half_w, half_h = CARD_W * 0.45, CARD_H * 0.45
+    side = -14 + half_h + 14 if way == "left" else -14 - half_h - 5
+    at = {
+        "bottom": (0, 36 + half_h + 14, "middle") if way == "left" else (half_w + 6, 36 + 4, "start"),
+        "left": (-66, side, "middle"),
+        "right": (66, side, "middle"),
+        "top": (0, -58 + half_h + 13, "middle"),  # in the gap over the bottom card
+    }
+    for k, (seat, _) in enumerate(trick.plays):
+        dx, dy, anchor = at[places[seat]]
+        led = " led" if k == 0 else ""
+        cv.text(cx + dx, cy + dy, f"seat {seat}{led}", size=11, color="on_felt", anchor=anchor)
+
+
+def _stock_label(sc: Scene) -> str:
+    """The stock's words: how many cards, and face up, face down, or unseen by the players
+    but drawn (a state shows every card)."""
+    count = plural(len(sc.stock) + sc.stock_hidden, "card")
+    if sc.stock_public:
+        return f"{sc.rules.terms.stock}: {count} (face up)"
+    if sc.stock and not sc.stock_hidden:
+        return f"{sc.rules.terms.stock}: {count}, unseen"
+    return f"{sc.rules.terms.stock}: {count} (face down)"
+
+
 def _stock(cv: Canvas, sc: Scene, suits: str) -> float:
     """Draw the stock, what the seat knows and the last trick; return how far down they reach."""
-    x, y = W - 200, 180
+    x, y = W - 200, 188
     bottom = 166.0  # the top seats' hands
-    name = sc.rules.terms.stock
+    first = len(cv.parts)
     if sc.stock or sc.stock_hidden:
-        shown = " (face up)" if sc.stock_public else " (face down)"
-        cv.text(
-            x,
-            y,
-            f"{name}: {plural(len(sc.stock) + sc.stock_hidden, 'card')}{shown}",
-            size=12,
-            color="on_felt",
-        )
+        text, size = _shrunk(_stock_label(sc), 12, W - x - 16)
+        cv.text(x, y, text, size=size, color="on_felt")
         right = _row(cv, CardSet.of(sc.stock), x, y + 8, 130, 0.6, suits) if sc.stock else x
         if sc.stock_hidden:
             _row(cv, sc.stock_hidden, right + (4 if sc.stock else 0), y + 8, 90, 0.6, suits)
         y += 70
     for label, cards in sc.known[:2]:
-        cv.text(x, y, fit(label, 12, W - x - 8), size=12, color="on_felt")
+        text, size = _shrunk(label, 12, W - x - 16)
+        cv.text(x, y, text, size=size, color="on_felt")
         _row(cv, cards, x, y + 8, 170, 0.6, suits)
         y += 70
-    if y > 180:  # a row of cards at 0.6 (45 high) under its label, 70 apart
+    if y > 188:  # a row of cards at 0.6 (45 high) under its label, 70 apart
         bottom = max(bottom, y - 70 + 8 + CARD_H * 0.6)
+        # a frame: what lies beside the table, apart from the hand of the seat above it
+        frame = Canvas(W, H, cv.style, "")
+        frame.add(
+            "rect",
+            x=x - 8,
+            y=188 - 16,
+            width=W - x,
+            height=y - 70 + 8 + CARD_H * 0.6 + 8 - (188 - 16),
+            rx=8,
+            fill="none",
+            stroke=cv.style["on_felt"],
+            stroke_width=1,
+            opacity=0.35,
+        )
+        cv.parts[first:first] = frame.parts
     done = [t for t in sc.tricks if t.winner is not None]
     if done and sc.phase is not Phase.OVER and not sc.trick.plays:
         last = done[-1]
@@ -405,11 +462,9 @@ def draw_table_narrow(
         y += 20 + 60 + 22
     extras: list[tuple[str, CardSet | int, CardSet]] = []
     if sc.stock or sc.stock_hidden:
-        shown = " (face up)" if sc.stock_public else " (face down)"
-        count = plural(len(sc.stock) + sc.stock_hidden, "card")
         extras.append(
             (
-                f"{sc.rules.terms.stock}: {count}{shown}",
+                _stock_label(sc),
                 sc.stock_hidden if sc.stock_hidden else CardSet.of(sc.stock),
                 _NONE,
             )
@@ -418,7 +473,8 @@ def draw_table_narrow(
     for k in range(0, len(extras), 2):  # two to a line
         for j, (label, cards, _) in enumerate(extras[k : k + 2]):
             px = 12 + j * (inner / 2 + 6)
-            cv.text(px, y + 12, fit(label, 12, inner / 2 - 6), size=12, color="on_felt")
+            text, font = _shrunk(label, 12, inner / 2 - 6, least=11)  # read on a phone
+            cv.text(px, y + 12, text, size=font, color="on_felt")
             _row(cv, cards, px, y + 20, inner / 2 - 6, 0.6, suits)
         y += 20 + 45 + 12
     _seat_label(cv, sc, bottom, 12, y + 13, inner)
