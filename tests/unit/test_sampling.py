@@ -521,9 +521,7 @@ def test_a_view_with_wrong_legal_actions_is_refused_when_sampled() -> None:
         until=lambda s: s.phase is cb.Phase.PLAYING and s.to_move == 0,
     )
     view = states[-1].view(0)
-    bad = attrs.evolve(view, legal_actions=view.legal_actions[1:])
-    # the sampler reads the view's moves, which attrs.evolve leaves out: keep them
-    bad.__dict__["_moves"] = view._moves  # type: ignore[attr-defined]
+    bad = attrs.evolve(view, legal_actions=view.legal_actions[1:])  # (its moves kept)
     with pytest.raises(InconsistentViewError, match="legal actions"):
         sample_state(bad, 3)
 
