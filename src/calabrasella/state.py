@@ -15,15 +15,15 @@ from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import DRAWING, OVER, Phase, name_of
 from .places import Move
+from .rulesets._books import called_card
 from .rulesets.base import Ruleset
-from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
 from .scoring import Result
 
 if TYPE_CHECKING:
     from ._auction import Position
     from .deal import Deal
-    from .rulesets.protocol import _Tally
+    from .rulesets._books import _Tally
 
 __all__ = ["HistoryEntry", "Phase", "State"]
 

@@ -35,8 +35,8 @@ from .cards import DECK, Card, CardSet, _cardset
 from .errors import SeatError
 from .phases import BIDDING, OVER, PLAYING, Phase, name_of
 from .places import Move, MoveRecord
+from .rulesets._books import called_card
 from .rulesets.base import PLAY_FOLLOW, PLAY_TABLE, Ruleset
-from .rulesets.protocol import called_card
 from .rulesets.steps import Exchange
 from .scoring import Result
 from .suits import Suit

@@ -21,7 +21,7 @@ import calabrasella as cb
 from calabrasella import places
 from calabrasella._exchange import work_of
 from calabrasella.places import CODE_COUNT, STOCK_CODE, WON_CODE
-from calabrasella.rulesets.protocol import books
+from calabrasella.rulesets._books import books
 
 swap = load_example("swap_variant")
 blind = load_example("blind_draw_variant")
