@@ -24,10 +24,10 @@ from typing import Any
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-try:  # setuptools' wheel command (setuptools >= 70.1), else the wheel package's
+try:  # setuptools' wheel command (setuptools >= 70.1; pyproject.toml asks for 77)
     from setuptools.command.bdist_wheel import bdist_wheel
-except ImportError:  # pragma: no cover
-    from wheel.bdist_wheel import bdist_wheel  # type: ignore[no-redef]
+except ImportError:  # pragma: no cover (python setup.py build_ext with an older setuptools)
+    from setuptools import Command as bdist_wheel
 
 SOURCES = ["src/calabrasella/bots/_solver_native.c", "src/calabrasella/bots/_solver_search.c"]
 LIMITED = "0x030A0000"  # the limited API of Python 3.10, the oldest supported
@@ -95,7 +95,7 @@ class OptionalBuildExt(build_ext):
         return super().get_outputs() if self.extensions else []
 
 
-class Wheel(bdist_wheel):  # type: ignore[misc,valid-type]
+class Wheel(bdist_wheel):
     """Tag a wheel with the compiled module built for the limited API as abi3 (cp310)."""
 
     def finalize_options(self) -> None:
@@ -125,5 +125,6 @@ setup(
             py_limited_api=limited,
         )
     ],
-    cmdclass={"build_ext": OptionalBuildExt, "bdist_wheel": Wheel},
+    cmdclass={"build_ext": OptionalBuildExt}
+    | ({"bdist_wheel": Wheel} if hasattr(bdist_wheel, "get_tag") else {}),
 )

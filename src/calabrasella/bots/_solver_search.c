@@ -413,7 +413,7 @@ static const SuitMemo *suit_memo(Search *S, int s, u64 h0, u64 h1, u64 h2) {
     u64 tag = (h0 & S->suit[s]) >> sh | ((h1 & S->suit[s]) >> sh) << 10 | ((h2 & S->suit[s]) >> sh) << 20;
     SuitMemo *m = S->memo + ((tag * 0x9E3779B97F4A7C15ULL) >> (64 - MEMO_BITS));
     if (m->tag != tag) {
-        int info[15];
+        int info[15] = {0}; /* info[0] is unused */
         suit_info(S, h0 & S->suit[s], h1 & S->suit[s], h2 & S->suit[s], info);
         for (int i = 0; i < 15; i++) m->info[i] = (int8_t)info[i];
         m->info[15] = 0;
@@ -673,8 +673,8 @@ static int probe(Search *S, u64 h0, u64 h1, u64 h2, int lead, int rest, int t) {
     if (hi < t) return hi;
     u64 sorted[4];
     sort_codes(codes, sorted);
-    Key k;
-    SmallKey sk;
+    Key k = {{0, 0, 0}}; /* one of the two keys is used: set both for the compiler */
+    SmallKey sk = {0, 0};
     const int8_t *found = NULL; /* the entry's lo, hi, best */
     if (left <= SMALL_LEFT) {
         small_key_of(sorted, lead, &sk);
