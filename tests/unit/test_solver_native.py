@@ -119,9 +119,10 @@ def test_native_and_pure_agree_on_random_endings(monkeypatch: pytest.MonkeyPatch
         revoked += any(isinstance(a, cb.Revoke) for _, a in state.history)
         within += bool(state.trick_cards)
     assert seen == counts
-    assert sum(seen.values()) >= 2000
     assert len(rules_seen) == len(RULESETS)
-    assert revoked >= 20 and within >= 200  # table mode's revokes and mid-trick endings were met
+    if counts == PER_LENGTH:  # not a sample (CALABRASELLA_NATIVE_DIFF, e.g. under the sanitizers)
+        assert sum(seen.values()) >= 2000
+        assert revoked >= 20 and within >= 200  # table mode's revokes and mid-trick endings were met
 
 
 @needs_native
