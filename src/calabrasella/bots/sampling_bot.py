@@ -124,7 +124,7 @@ PURE_WARNING = (
     f"searches only the last {CLASSIC_SEARCH_FROM} tricks instead of all 12 and plays "
     "differently from a compiled install. For the compiled search, install calabrasella "
     "from a platform wheel or where a C compiler works (`calabrasella --version` names the "
-    "search in use); search_from=12 plays as a compiled install does, some twenty times slower."
+    "search in use); search_from=12 plays as a compiled install does, tens of times slower."
 )
 #: Whether this process has given :data:`PURE_WARNING`.
 _warned_pure = [False]
