@@ -13,8 +13,10 @@ The long run, by hand (about 100,000 endings; hours of the pure search)::
     CALABRASELLA_NATIVE_DIFF=100000 python -m pytest -q tests/unit/test_solver_native.py
 
 spreads that many endings over the lengths in the same proportions.
-Without the compiled search (a pure-Python install) these tests skip;
-``.ci/compiled_check`` runs them against the compiled wheel.
+Without the compiled search (a pure-Python install) these tests skip; CI
+runs them on the compiled search (an install with a C compiler, and the
+compiled wheel: ``.ci/release_check``), under the sanitizers on a sample
+(``.ci/compiled_check``) and inside each platform wheel (cibuildwheel).
 """
 
 from __future__ import annotations
