@@ -56,7 +56,7 @@ def _say(line: str) -> None:
         return
     try:
         with open("/dev/tty", "w") as terminal:
-            terminal.write(text)
+            terminal.write("\n" + text)  # on a line of its own, past pip's progress
     except OSError:
         pass  # no terminal: the build's output has it
 
