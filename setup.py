@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import sys
+import sysconfig
 from typing import Any
 
 from setuptools import Extension, setup
@@ -41,9 +42,10 @@ def _mode() -> str:
 
 
 def _limited() -> bool:
-    # the free-threaded build has no limited API
-    free_threaded = bool(__import__("sysconfig").get_config_var("Py_GIL_DISABLED"))
-    return os.environ.get("CALABRASELLA_LIMITED_API", "1") != "0" and not free_threaded
+    # CPython's limited API: not the free-threaded build's, nor PyPy's
+    free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+    cpython = sys.implementation.name == "cpython"
+    return os.environ.get("CALABRASELLA_LIMITED_API", "1") != "0" and cpython and not free_threaded
 
 
 def _say(line: str) -> None:
