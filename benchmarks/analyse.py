@@ -17,8 +17,8 @@ again), saves each as a JSON record, then times, per record:
 It prints one row a record with ``--verbose``, then each round's medians
 and max, then the medians over the rounds and, over every record of every
 round, the median and the maximum. The header says whether the solver in
-use is compiled (``calabrasella.bots.solver.COMPILED``): build it in a
-checkout with ``python hatch_build.py``.
+use is compiled (``calabrasella.bots.solver.COMPILED``): ``pip install -e .``
+builds it in a checkout where a C compiler works.
 
 usage: python benchmarks/analyse.py [--deals N] [--rounds R] [--rules R]
        [--seed S] [--worlds N] [--verbose]

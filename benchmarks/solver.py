@@ -15,7 +15,7 @@ the value and one best action only (``solve(state, all_best=False)``, what
 a bot needs) instead of every best action.
 
 ``--builds compiled pure`` solves each deal with both searches in one run
-(the compiled one needs the extension built: ``python hatch_build.py``),
+(the compiled one needs the extension built: ``pip install -e .`` with a C compiler),
 cold: every solve starts from empty tables, on deals no solve met before in
 the run; the pure search only the first ``--pure-deals`` of them (it is
 slower). Several ``--exchange`` kinds are measured one after the other, each

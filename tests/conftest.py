@@ -51,7 +51,7 @@ settings.register_profile(
 # an empty HYPOTHESIS_PROFILE counts as unset
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE") or "ci")
 
-# .ci/compiled_check runs the tests against a wheel that holds the compiled search:
+# CI runs the tests on the compiled search (.ci/run, .ci/release_check: the wheel):
 # CALABRASELLA_EXPECT_COMPILED=1 makes sure that is the solver they use (0: the
 # pure-Python one), so a packaging slip cannot pass the tests on the wrong code.
 _expect = os.environ.get("CALABRASELLA_EXPECT_COMPILED", "")

@@ -257,7 +257,7 @@ def test_other_bad_arguments_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_version_and_help(capsys: pytest.CaptureFixture[str]) -> None:
     for argv, words in (
-        (["--version"], f"calabrasella {cb.__version__}\n"),
+        (["--version"], f"calabrasella {cb.__version__} (search: "),
         (["demo", "--help"], "--ascii"),
     ):
         with pytest.raises(SystemExit) as exit_info:
@@ -273,7 +273,7 @@ def test_python_dash_m_calabrasella() -> None:
         text=True,
         check=True,
     )
-    assert version.stdout == f"calabrasella {cb.__version__}\n"
+    assert version.stdout.startswith(f"calabrasella {cb.__version__} (search: ")
     demo = subprocess.run(
         [sys.executable, "-m", "calabrasella", "demo", "--seed", "7", "--ascii"],
         capture_output=True,

@@ -13,8 +13,10 @@ The long run, by hand (about 100,000 endings; hours of the pure search)::
     CALABRASELLA_NATIVE_DIFF=100000 python -m pytest -q tests/unit/test_solver_native.py
 
 spreads that many endings over the lengths in the same proportions.
-Without the compiled search (a pure-Python install) these tests skip;
-``.ci/compiled_check`` runs them against the compiled wheel.
+Without the compiled search (a pure-Python install) these tests skip; CI
+runs them on the compiled search (an install with a C compiler, and the
+compiled wheel: ``.ci/release_check``), under the sanitizers on a sample
+(``.ci/compiled_check``) and inside each platform wheel (cibuildwheel).
 """
 
 from __future__ import annotations
@@ -119,9 +121,10 @@ def test_native_and_pure_agree_on_random_endings(monkeypatch: pytest.MonkeyPatch
         revoked += any(isinstance(a, cb.Revoke) for _, a in state.history)
         within += bool(state.trick_cards)
     assert seen == counts
-    assert sum(seen.values()) >= 2000
     assert len(rules_seen) == len(RULESETS)
-    assert revoked >= 20 and within >= 200  # table mode's revokes and mid-trick endings were met
+    if counts == PER_LENGTH:  # not a sample (CALABRASELLA_NATIVE_DIFF, e.g. under the sanitizers)
+        assert sum(seen.values()) >= 2000
+        assert revoked >= 20 and within >= 200  # table mode's revokes and mid-trick endings were met
 
 
 @needs_native

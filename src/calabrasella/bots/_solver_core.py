@@ -31,6 +31,7 @@ the side of ``t`` it falls), with:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable
 from time import perf_counter
@@ -559,23 +560,28 @@ def native_tables() -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] 
     return suits, units_of, tuple(values.index(u) for u in units_of)
 
 
-def _load() -> ModuleType | None:
-    """The compiled search's module if it is built and not turned off, else None."""
+def _load() -> tuple[ModuleType | None, str]:
+    """The compiled search's module if it is built and not turned off, else None and why."""
     if os.environ.get("CALABRASELLA_PURE_SOLVER", "") not in ("", "0"):
-        return None
+        return None, "turned off by CALABRASELLA_PURE_SOLVER=1"
+    if importlib.util.find_spec(f"{__package__}._solver_native") is None:
+        return None, (
+            "installed without the compiled module: no working C compiler at "
+            "install time, or CALABRASELLA_NATIVE=0"
+        )
     try:
         from . import _solver_native  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    except ImportError as error:  # pragma: no cover (a module built for another Python)
+        return None, f"its module failed to load ({error})"
     if native_tables() is None:
-        return None  # pragma: no cover
+        return None, "the engine's cards are not as it assumes"  # pragma: no cover
     module: ModuleType = _solver_native
-    return module
+    return module, ""
 
 
 #: The compiled search's extension module (``_solver_native``), or None when it is
-#: not built or ``CALABRASELLA_PURE_SOLVER=1`` turned it off.
-NATIVE: ModuleType | None = _load()
+#: not built or ``CALABRASELLA_PURE_SOLVER=1`` turned it off; and, when None, why.
+NATIVE, WHY_PURE = _load()
 _TABLES = native_tables() if NATIVE is not None else None
 #: log2 of the most entries the compiled search's transposition table grows to: the
 #: positions of six tricks or fewer (most of them) in entries of 16 bytes (16 MiB), the

@@ -22,8 +22,10 @@ deal's world costs a few tens of milliseconds at the median, so the
 default costs about a second at the first trick and less at each trick
 after. The pure-Python search is about twenty times slower: without the
 compiled search the bot searches the last :data:`CLASSIC_SEARCH_FROM`
-tricks by default (:data:`SEARCH_FROM`; ``search_from=12`` asks for every
-trick, at some fifteen seconds a decision early in the play). ``time_limit``
+tricks by default (:data:`SEARCH_FROM`), and so plays differently, and the
+first such bot says so (a ``RuntimeWarning``, once a process);
+``search_from=12`` asks for every trick, as the compiled install plays, at
+tens of seconds a decision early in the play. ``time_limit``
 (seconds) and ``nodes`` (positions searched, summed over a decision's
 worlds) are optional budgets besides the count: the search stops at the
 first one spent, dropping the world it was solving, and plays its
@@ -86,11 +88,14 @@ from ._hand import discard_loss
 from .base import Bot, BotError, _choices, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
-from .solver import COMPILED, SearchLimitError, _action_values, _action_wins, _value, solves
+from .solver import (
+    COMPILED, WHY_PURE, SearchLimitError, _action_values, _action_wins, _value, solves,
+)  # fmt: skip
 
 __all__ = [
     "CLASSIC_SEARCH_FROM",
     "CLASSIC_WORLDS",
+    "PURE_WARNING",
     "SEARCH_FROM",
     "TIME_LIMIT",
     "WIN_WEIGHT",
@@ -115,6 +120,16 @@ CLASSIC_SEARCH_FROM = 7
 #: :data:`CLASSIC_SEARCH_FROM`, where the pure-Python search costs about what
 #: the compiled one does from the first trick.
 SEARCH_FROM = 12 if COMPILED else CLASSIC_SEARCH_FROM
+#: What a bot with the default ``search_from`` says once when the search is pure Python.
+PURE_WARNING = (
+    f"SamplingBot: the solver's search is pure Python ({WHY_PURE}), so by default the bot "
+    f"searches only the last {CLASSIC_SEARCH_FROM} tricks instead of all 12 and plays "
+    "differently from a compiled install. For the compiled search, install calabrasella "
+    "from a platform wheel or where a C compiler works (`calabrasella --version` names the "
+    "search in use); search_from=12 plays as a compiled install does, tens of times slower."
+)
+#: Whether this process has given :data:`PURE_WARNING`.
+_warned_pure = [False]
 #: Under a ruleset with a stake, what a world's win (or loss) counts beside
 #: the declarer's units (0 to the deal's units), which only choose among equal outcomes.
 WIN_WEIGHT = 100
@@ -193,8 +208,9 @@ class SamplingBot:
             (a budget that does not depend on the machine); ``None`` (the
             default) for none.
         search_from: Search only when at most this many tricks are left
-            (1..12; default ``SEARCH_FROM``: 12, every card of the play, with the
-            compiled search; 7 without it).
+            (1..12); ``None`` (the default): ``SEARCH_FROM``, 12, every card
+            of the play, with the compiled search; 7 without it, and then the
+            first such bot of the process warns (:data:`PURE_WARNING`).
         win_only: Under a ruleset with a stake (Calabresella), count a world
             only as won or lost for the declarer (:data:`WIN_WEIGHT` or minus
             it), not by his units too: one null-window test a card per world
@@ -238,12 +254,17 @@ class SamplingBot:
         worlds: Optional[int] = WORLDS,
         time_limit: Optional[float] = TIME_LIMIT,
         nodes: Optional[int] = None,
-        search_from: int = SEARCH_FROM,
+        search_from: Optional[int] = None,
         fallback: Callable[[random.Random], Bot] = HeuristicBot,
         win_only: bool = False,
         exchange_nodes: Optional[int] = None,
     ) -> None:
         self.rng = as_rng(rng)
+        if search_from is None:
+            search_from = SEARCH_FROM
+            if not COMPILED and not _warned_pure[0]:
+                _warned_pure[0] = True
+                warnings.warn(PURE_WARNING, RuntimeWarning, stacklevel=2)
         if worlds is not None and (type(worlds) is not int or worlds < 1):
             raise BotError(f"worlds={worlds!r}: expected an int of at least 1, or None")
         if time_limit is not None and (

@@ -17,13 +17,13 @@ The search is an alpha-beta over whole tricks on card masks (see
 ``calabrasella.bots._solver_core``), with a transposition table, cards
 that cannot matter searched once, and bounds from the tricks a side can
 cash. The search at trick boundaries comes in two builds with the same
-answers: a compiled one (a C extension module, in a wheel built where a C
-compiler was found), a whole deal of twelve tricks in about a hundredth of
+answers: a compiled one (a C extension module: in the platform wheels, and
+built by ``pip install`` wherever a C compiler works), a whole deal of twelve tricks in about a hundredth of
 a second at the median and a few tenths at most, and the pure-Python one,
 the reference and the fallback, half a second to a second at the median
 and ten seconds or more for a close deal (``benchmarks/solver.py``).
-:data:`COMPILED` tells which one is in use; docs/bots.md says how to get
-the compiled one. The cyclic garbage collector is held off during a search
+:data:`COMPILED` tells which one is in use, and :data:`WHY_PURE` why not the
+compiled one; the install page (docs/quickstart.md) says how to get it. The cyclic garbage collector is held off during a search
 and switched back on after it.
 
 The objective is the declarer's units, as the Result reports them. In
@@ -49,7 +49,8 @@ from . import _solver_core as core
 from . import _solver_moves as moves
 
 __all__ = [
-    "COMPILED", "SearchLimitError", "Solution", "SolveError", "action_values", "solve", "solves",
+    "COMPILED", "WHY_PURE", "SearchLimitError", "Solution", "SolveError", "action_values", "solve",
+    "solves",
 ]  # fmt: skip
 
 #: Whether the search is the compiled one (an extension module a wheel built
@@ -57,6 +58,10 @@ __all__ = [
 #: and best actions. ``CALABRASELLA_PURE_SOLVER=1`` in the environment before
 #: the import turns the compiled one off.
 COMPILED: bool = core.NATIVE is not None
+#: Why the search is pure Python, when :data:`COMPILED` is False: the package
+#: was installed without the compiled module, the module failed to load, or
+#: ``CALABRASELLA_PURE_SOLVER=1`` turned it off. Empty when it is compiled.
+WHY_PURE: str = core.WHY_PURE
 
 _PLAYS: tuple[cb.Play, ...] = tuple(cb.Play(card) for card in cb.DECK)
 _T = TypeVar("_T")

@@ -127,6 +127,40 @@ def _seat_check(parser: argparse.ArgumentParser, rules: cb.Ruleset, flag: str, s
         _fail(parser, f"{flag} {seat}: expected a seat {table}")
 
 
+def _version_line() -> str:
+    """The package's version and the solver's search in use: compiled, or pure Python and why.
+
+    What ``calabrasella --version`` prints (see
+    :data:`calabrasella.bots.solver.COMPILED` and
+    :data:`~calabrasella.bots.solver.WHY_PURE`).
+
+    Example:
+        >>> _version_line().startswith(f"calabrasella {cb.__version__} (search: ")
+        True
+    """
+    from ..bots import solver
+
+    search = "compiled" if solver.COMPILED else f"pure Python; {solver.WHY_PURE}"
+    return f"calabrasella {cb.__version__} (search: {search})"
+
+
+class _Version(argparse.Action):
+    """``--version``: print :func:`_version_line` and exit (the solver imported only then)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **_: object) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show the version and the solver's search in use (compiled or pure Python), and exit",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(_version_line())
+        parser.exit()
+
+
 def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
     parser = argparse.ArgumentParser(
         prog="calabrasella",
@@ -134,7 +168,7 @@ def _build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argumen
         epilog="'calabrasella COMMAND --help' tells each command's options; "
         "'calabrasella play' deals you a seat against two bots.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {cb.__version__}")
+    parser.add_argument("--version", action=_Version)
     # no COMMAND: main() prints this help, the commands listed
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=False)
     subs: dict[str, argparse.ArgumentParser] = {}
