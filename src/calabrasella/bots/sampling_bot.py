@@ -89,7 +89,13 @@ from .base import Bot, BotError, _choices, as_rng, regular_actions
 from .heuristic import HeuristicBot
 from .sampling import ReplaySampler, Sampler
 from .solver import (
-    COMPILED, WHY_PURE, SearchLimitError, _action_values, _action_wins, _value, solves,
+    COMPILED,
+    WHY_PURE,
+    SearchLimitError,
+    _action_values,
+    _action_wins,
+    _value,
+    solves,
 )  # fmt: skip
 
 __all__ = [
