@@ -33,7 +33,7 @@ def work_of(state: State) -> Work:
         state._to_move,
         state._history,
     )
-    work._seed = state._tally  # (what the work before counted of the same moves)
+    work._tally = state._tally  # (what the work before counted of the same moves: shared)
     return work
 
 
@@ -130,5 +130,5 @@ def close(state: State, work: Work, history: tuple[HistoryEntry, ...]) -> State:
         card_units_won=state._card_units_won,
         tricks_won=state._tricks_won,
         history=history,
-        tally=work.tally(),
+        tally=work._tally,
     )

@@ -62,13 +62,14 @@ class _Tally:
         """Count ``moves``, the next ones after those counted (see :func:`books` for what
         each kind of move adds)."""
         laid, taken = self.laid, self.taken
+        exposed, laid_all, counted = self.exposed, self.laid_all, self.counted
         for record in moves:
-            self.counted += 1
+            counted += 1
             cards, src, dst = record[3], record[4], record[5]
             known = cards if cards > 0 else 0
             if src == dst:
                 if src == _STOCK and record[6] == EVERYONE:
-                    self.exposed |= known
+                    exposed |= known
             elif src < _STOCK:
                 if dst < _STOCK:
                     cls = action_of(record).__class__
@@ -79,17 +80,18 @@ class _Tally:
                         self.gave_back = cards
                 elif _LAID <= dst < _TRICK:
                     laid[dst - _LAID] |= known
-                    self.laid_all |= known
+                    laid_all |= known
             elif src < _TRICK:
                 if src > _STOCK:
                     laid[src - _LAID] &= ~known
-                    self.laid_all &= ~known
+                    laid_all &= ~known
                 if dst < _STOCK:
                     taken[dst] |= known
                     # (a draw is seen by its seat alone: what all saw was taken)
                     seen_alone = not record[6] & ~(1 << dst)
                     if src == _STOCK and seen_alone and action_of(record).__class__ is Draw:
                         self.drawn[dst] |= known
+        self.exposed, self.laid_all, self.counted = exposed, laid_all, counted
 
     def copy(self) -> _Tally:
         """Return a copy to count on from."""

@@ -239,7 +239,7 @@ class Work:
     """
 
     __slots__ = (
-        "_seed",
+        "_own",
         "_tally",
         "contract",
         "data",
@@ -285,9 +285,10 @@ class Work:
         #: Whether a step is applying a decision (its moves belong to that entry),
         #: not starting (its moves then belong to no entry).
         self.deciding = True
+        #: The tally of the moves: the work before's (its state's, shared, not to be
+        #: changed: ``_own`` is false), or this work's own, or ``None`` until read.
         self._tally: _Tally | None = None
-        #: The tally of the first moves, counted by the work before (read only).
-        self._seed: _Tally | None = None
+        self._own = False
         (
             self.declarer,
             self.contract,
@@ -345,29 +346,25 @@ class Work:
         return self._tallied().books()
 
     def _tallied(self) -> _Tally:
-        """The tally of the moves so far, to read: the work before's (if any), the moves
-        since counted when first read after them (each move counted once, as
+        """The tally of the moves so far, to read: the work before's, or made now, with
+        the moves since counted when first read after them (each move counted once, as
         :func:`books` counts it; a copy is made before counting on another's)."""
         tally = self._tally
-        moves = self.moves
-        if tally is not None and tally.counted == len(moves):
-            return tally
         if tally is None:
-            seed = self._seed
-            if seed is not None:
-                if seed.counted == len(moves):
-                    return seed
-                tally = self._tally = seed.copy()
-            else:
-                tally = self._tally = _Tally(len(self.hands))
-        tally.add(moves[tally.counted :], self.action_of)
+            tally = self._tally = _Tally(len(self.hands))
+            self._own = True
+        moves = self.moves
+        if tally.counted != len(moves):
+            if not self._own:
+                tally = self._tally = tally.copy()
+                self._own = True
+            tally.add(moves[tally.counted :], self.action_of)
         return tally
 
     def tally(self) -> _Tally | None:
-        """The tally to keep with the state this work makes: its own, or the one it
-        started from (which counted a first part of its moves), or ``None``."""
-        tally = self._tally
-        return tally if tally is not None else self._seed  # (it counts the first moves)
+        """The tally to keep with the state this work makes (it counts its moves, or the
+        first of them), or ``None``."""
+        return self._tally
 
     @property
     def called(self) -> int:
@@ -381,20 +378,32 @@ class Work:
     @property
     def giver(self) -> int:
         """The seat that handed over the called card (-1 for none)."""
-        return self._tallied().giver
+        tally = self._tally
+        if tally is None or tally.counted != len(self.moves):
+            tally = self._tallied()
+        return tally.giver
 
     @property
     def exposed(self) -> int:
         """The stock cards turned face up for every seat."""
-        return self._tallied().exposed
+        tally = self._tally
+        if tally is None or tally.counted != len(self.moves):
+            tally = self._tallied()
+        return tally.exposed
 
     def laid_aside(self, seat: int) -> int:
         """Return the cards ``seat`` has laid aside face down (its discards)."""
-        return self._tallied().laid[seat]
+        tally = self._tally
+        if tally is None or tally.counted != len(self.moves):
+            tally = self._tallied()
+        return tally.laid[seat]
 
     def taken(self, seat: int) -> int:
         """Return the cards ``seat`` got from the stock in this deal (taken or drawn)."""
-        return self._tallied().taken[seat]
+        tally = self._tally
+        if tally is None or tally.counted != len(self.moves):
+            tally = self._tallied()
+        return tally.taken[seat]
 
     # --- for steps -------------------------------------------------------------
 
@@ -442,7 +451,10 @@ class Work:
 
     def laid_down(self) -> int:
         """Return every card laid aside so far: face down in the stock, never shown or taken."""
-        return self._tallied().laid_all
+        tally = self._tally
+        if tally is None or tally.counted != len(self.moves):
+            tally = self._tallied()
+        return tally.laid_all
 
     def hand(self, seat: int | Role) -> CardSet:
         """Return the cards ``seat`` (or the seat playing a role) holds now."""
