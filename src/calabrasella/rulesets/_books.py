@@ -58,40 +58,51 @@ class _Tally:
         self.taken = [0] * players
         self.drawn = [0] * players
 
+    def step(self, cards: int, src: int, dst: int, seen: int) -> bool:
+        """Count the next move if no action is needed to tell what it adds (a card laid
+        aside or taken back, the stock shown, a card taken from the stock in sight of
+        another seat); return whether it was counted."""
+        known = cards if cards > 0 else 0
+        if src == dst:
+            if src == _STOCK and seen == EVERYONE:
+                self.exposed |= known
+        elif src < _STOCK:
+            if dst < _STOCK:
+                return False  # (a call's, a give-back's or another pass: the action says)
+            if _LAID <= dst < _TRICK:
+                self.laid[dst - _LAID] |= known
+                self.laid_all |= known
+        elif src < _TRICK:
+            if src > _STOCK:
+                self.laid[src - _LAID] &= ~known
+                self.laid_all &= ~known
+            if dst < _STOCK:
+                if src == _STOCK and not seen & ~(1 << dst):
+                    return False  # (seen by its seat alone: taken, or drawn, the action says)
+                self.taken[dst] |= known
+        self.counted += 1
+        return True
+
     def add(self, moves: Iterable[MoveRecord], action_of: Callable[[MoveRecord], object]) -> None:
         """Count ``moves``, the next ones after those counted (see :func:`books` for what
         each kind of move adds)."""
-        laid, taken = self.laid, self.taken
-        exposed, laid_all, counted = self.exposed, self.laid_all, self.counted
+        step = self.step
         for record in moves:
-            counted += 1
-            cards, src, dst = record[3], record[4], record[5]
+            cards, src, dst, seen = record[3], record[4], record[5], record[6]
+            if step(cards, src, dst, seen):
+                continue
             known = cards if cards > 0 else 0
-            if src == dst:
-                if src == _STOCK and record[6] == EVERYONE:
-                    exposed |= known
-            elif src < _STOCK:
-                if dst < _STOCK:
-                    cls = action_of(record).__class__
-                    if cls is Call:
-                        self.giver = src
-                        self.called = cards
-                    elif cls is GiveBack and not self.gave_back:  # (the first: a later one is not it)
-                        self.gave_back = cards
-                elif _LAID <= dst < _TRICK:
-                    laid[dst - _LAID] |= known
-                    laid_all |= known
-            elif src < _TRICK:
-                if src > _STOCK:
-                    laid[src - _LAID] &= ~known
-                    laid_all &= ~known
-                if dst < _STOCK:
-                    taken[dst] |= known
-                    # (a draw is seen by its seat alone: what all saw was taken)
-                    seen_alone = not record[6] & ~(1 << dst)
-                    if src == _STOCK and seen_alone and action_of(record).__class__ is Draw:
-                        self.drawn[dst] |= known
-        self.exposed, self.laid_all, self.counted = exposed, laid_all, counted
+            cls = action_of(record).__class__
+            if src == _STOCK:  # a card from the stock that only its seat saw
+                self.taken[dst] |= known
+                if cls is Draw:
+                    self.drawn[dst] |= known
+            elif cls is Call:  # from a hand to a hand
+                self.giver = src
+                self.called = cards
+            elif cls is GiveBack and not self.gave_back:  # (the first: a later one is not it)
+                self.gave_back = cards
+            self.counted += 1
 
     def copy(self) -> _Tally:
         """Return a copy to count on from."""

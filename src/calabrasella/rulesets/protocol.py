@@ -544,7 +544,11 @@ class Work:
         else:
             entry = self.history_length - 1 if self.deciding else -1
             record = (entry, -1, who, mask, src, dst, seen, words)
-        self.moves = (*self.moves, record)  # (counted when the tally is next read)
+        moves = self.moves
+        tally = self._tally  # (counted now if it is this work's and up to date, else when read)
+        if tally is not None and self._own and tally.counted == len(moves):
+            tally.step(mask, src, dst, seen)
+        self.moves = (*moves, record)
 
 
 def put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
