@@ -33,7 +33,7 @@ def work_of(state: State) -> Work:
         state._to_move,
         state._history,
     )
-    work._tally = state._tally  # (what the work before counted of the same moves: shared)
+    work._tally = getattr(state, "_tally", None)  # (the work before's count of its moves: shared)
     return work
 
 

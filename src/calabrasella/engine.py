@@ -200,8 +200,7 @@ def apply(state: State, action: Action, *, seat: int | None = None) -> State:
         new._exchange = state._exchange
         new._history = state._history + (entry,)
         new._result = None
-        new._auction = None
-        new._tally = None
+        new._auction = None  # (its _tally slot left unset: the play has none)
         if len(trick) < 2:
             new._to_move = deal.next_seat[mover]
             new._trick_cards = _LEADS[card] if not trick else _SECONDS[trick[0]][card]

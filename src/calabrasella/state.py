@@ -78,7 +78,9 @@ class State:
     _auction: Optional[Position]
     # Not a field either: what the exchange's moves add up to, as the work that
     # made this state counted them (see rulesets.protocol.Work), or None; the
-    # next action's work starts from a copy of it. Left out of the value.
+    # next action's work starts from a copy of it. Left out of the value, and
+    # unset in the states of the play the engine's hot path makes (read it with
+    # getattr).
     _tally: Optional[_Tally]
 
     def __init__(

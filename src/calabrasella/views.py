@@ -378,7 +378,7 @@ def _general_view(state: State, seat: int) -> View:
             name = name_of(phase, ex)
             if name != str(phase):
                 d["_phase_name"] = name
-        _exchange_fields(d, ex, seat, history, len(hands), state._tally)
+        _exchange_fields(d, ex, seat, history, len(hands), getattr(state, "_tally", None))
         entries, d["given_back"], d["forced_moves"], d["_moves"] = told(ex, seat, history, cut)
         tail = history[cut:]
         d["history"] = entries + tail if tail else entries
@@ -427,7 +427,9 @@ def _play_part(state: State, ex: Exchange, seat: int, cut: int) -> _PlayPart:
         "final_stock": None,
         "result": None,
     }
-    _exchange_fields(fixed, ex, seat, state._history, len(state._hand_masks), state._tally)
+    _exchange_fields(
+        fixed, ex, seat, state._history, len(state._hand_masks), getattr(state, "_tally", None)
+    )
     # each seat's cards when the play began (none for a dealer sitting out)
     played = sum(state._tricks_won)
     order = state._deal.order
