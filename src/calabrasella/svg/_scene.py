@@ -15,8 +15,9 @@ from typing import Optional, Union
 import attrs
 
 from .. import places
-from ..actions import Action, Bid, Pass, Play
-from ..cards import Card, CardSet
+from .._bits import DEALT
+from ..actions import Action, Bid, Pass
+from ..cards import DECK, Card, CardSet
 from ..phases import Phase
 from ..rulesets import CAVENDISH, Calabresella, Ruleset
 from ..scoring import Result
@@ -79,26 +80,28 @@ def trick_winner(plays: Sequence[tuple[int, Card]], rules: Ruleset = CAVENDISH) 
 def trick_units(plays: Sequence[tuple[int, Card]], number: int, rules: Ruleset = CAVENDISH) -> int:
     """The units a trick counts: its cards', and the last trick's own (``Ruleset.last_trick_units``)."""
     units = sum(rules.card_units(card) for _, card in plays)
-    return units + (rules.last_trick_units if number == 12 else 0)
+    return units + (rules.last_trick_units if number == DEALT[0] else 0)
 
 
 def tricks_of(
     history: Iterable[tuple[int, Union[Action, Hidden]]], rules: Ruleset = CAVENDISH
 ) -> tuple[Trick, ...]:
-    """The tricks of a history in order, the last one unfinished if the play is under way."""
+    """The tricks of a history in order, the last one unfinished if the play is under way.
+
+    Read from the play's moves (:func:`calabrasella.places.play_records`): each
+    card to the trick (a revoke's too), each trick to the seat that won it.
+    """
     out: list[Trick] = []
     current: list[tuple[int, Card]] = []
-    for seat, action in history:
-        if isinstance(action, Play):
-            current.append((seat, action.card))
-            if len(current) == 3:
-                number = len(out) + 1
-                out.append(
-                    Trick(tuple(current), number, trick_winner(current, rules),
-                          trick_units(current, number, rules))
-                )  # fmt: skip
-                current = []
-    if current or len(out) < 12:
+    for record in places.play_records(tuple(history)):
+        cards, source, target = record[3], record[4], record[5]
+        if target == places.TRICK_CODE:
+            current.append((source, DECK[cards.bit_length() - 1]))
+        elif source == places.TRICK_CODE:
+            number = len(out) + 1
+            out.append(Trick(tuple(current), number, record[2], trick_units(current, number, rules)))
+            current = []
+    if current or len(out) < DEALT[0]:
         out.append(Trick(tuple(current), len(out) + 1, None, trick_units(current, 0, rules)))
     return tuple(out)
 
