@@ -440,7 +440,7 @@ def test_a_soak_under_the_four_attacks_keeps_the_server_s_memory_flat() -> None:
 
     script = Path(__file__).resolve().parents[2] / "benchmarks" / "server_attack_soak.py"
     done = subprocess.run(
-        [sys.executable, str(script), "--waves", "4", "--seconds", "4", "--clients", "4", "--json"],
+        [sys.executable, str(script), "--waves", "4", "--seconds", "3", "--clients", "4", "--json"],
         capture_output=True, text=True, timeout=300, check=True,
     )  # fmt: skip
     rows = json.loads(done.stdout.strip().splitlines()[-1])
