@@ -120,18 +120,14 @@ class Cavendish(Ruleset):
             >>> CAVENDISH.units_payment(23), CAVENDISH.units_payment(16), CAVENDISH.units_payment(35)
             (11, -3, 70)
         """
-        whole = self.deal_units
-        difference = abs(2 * units - whole)  # his units less the adversaries'
-        if units < self.winning_units:
-            difference = -difference
-        return 2 * difference if units in (0, whole) else difference
+        return _payment(units, self.deal_units, self.winning_units)
 
     def score(self, tally: Tally) -> Result:
         """The difference of the sides' units, 70 if one side has all 35 (:meth:`units_payment`)."""
         du, au = tally.declarer_units, tally.adversary_units
-        whole = self.deal_units
-        won = du >= self.winning_units
-        paid = self.units_payment(du)
+        whole, winning = self.deal_units, self.winning_units
+        won = du >= winning
+        paid = _payment(du, whole, winning)  # (units_payment's rule, the numbers asked once)
         bonus = None
         multiplier = 1
         notes = [f"single player {du}, adversaries {au}"]
@@ -163,3 +159,11 @@ class Cavendish(Ruleset):
 
 #: Cavendish's Calabrasella with its defaults.
 CAVENDISH = Cavendish()
+
+
+def _payment(units: int, whole: int, winning: int) -> int:
+    """:meth:`Cavendish.units_payment` for a deal of ``whole`` units won with ``winning``."""
+    difference = abs(2 * units - whole)  # his units less the adversaries'
+    if units < winning:
+        difference = -difference
+    return 2 * difference if units in (0, whole) else difference
