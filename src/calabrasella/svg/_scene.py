@@ -15,7 +15,6 @@ from typing import Optional, Union
 import attrs
 
 from .. import places
-from .._bits import DEALT
 from ..actions import Action, Bid, Pass
 from ..cards import DECK, Card, CardSet
 from ..phases import Phase
@@ -80,7 +79,7 @@ def trick_winner(plays: Sequence[tuple[int, Card]], rules: Ruleset = CAVENDISH) 
 def trick_units(plays: Sequence[tuple[int, Card]], number: int, rules: Ruleset = CAVENDISH) -> int:
     """The units a trick counts: its cards', and the last trick's own (``Ruleset.last_trick_units``)."""
     units = sum(rules.card_units(card) for _, card in plays)
-    return units + (rules.last_trick_units if number == DEALT[0] else 0)
+    return units + (rules.last_trick_units if number == 12 else 0)
 
 
 def tricks_of(
@@ -101,7 +100,7 @@ def tricks_of(
             number = len(out) + 1
             out.append(Trick(tuple(current), number, record[2], trick_units(current, number, rules)))
             current = []
-    if current or len(out) < DEALT[0]:
+    if current or len(out) < 12:
         out.append(Trick(tuple(current), len(out) + 1, None, trick_units(current, 0, rules)))
     return tuple(out)
 
