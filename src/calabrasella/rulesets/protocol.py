@@ -361,11 +361,6 @@ class Work:
             tally.add(moves[tally.counted :], self.action_of)
         return tally
 
-    def tally(self) -> _Tally | None:
-        """The tally to keep with the state this work makes (it counts its moves, or the
-        first of them), or ``None``."""
-        return self._tally
-
     @property
     def called(self) -> int:
         """The card called so far (-1 for none)."""
